@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode (strict concurrency) is the
+/// package default; `ExistentialAny` makes every existential visible at its use.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny")
+]
+
+let package = Package(
+    name: "ring",
+    products: [
+        .executable(name: "ring", targets: ["ring"])
+    ],
+    targets: [
+        // System headers that Swift's Glibc module leaves out (epoll, accept4, eventfd).
+        .target(name: "CSystem"),
+        // Pure: query -> RingSpec -> geometry -> SVG bytes. No I/O.
+        .target(name: "RingCore", swiftSettings: swiftSettings),
+        // HTTP/1.1 over epoll; knows nothing about rings.
+        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
+        // The glue: routes, response cache, headers, metrics, access log, playground.
+        .target(name: "RingService", dependencies: ["RingCore", "HTTPServer"], swiftSettings: swiftSettings),
+        .executableTarget(name: "ring", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+        // Release-only measurements: `swift run -c release ring-bench`.
+        .executableTarget(name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingCoreTests", dependencies: ["RingCore"],
+            exclude: ["__Snapshots__"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "RingServiceTests", dependencies: ["RingService", "RingCore", "HTTPServer"], swiftSettings: swiftSettings),
+        .testTarget(name: "ringTests", dependencies: ["RingCore"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,26 @@
+// Linux system calls that Swift's Glibc module does not expose.
+// Kept to plain declarations and tiny inline wrappers, in the manner of SwiftNIO's CNIOLinux.
+#ifndef CSYSTEM_H
+#define CSYSTEM_H
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block.
+int csystem_accept_nonblocking(int fd);
+
+/// The epoll_event's user data as the file descriptor it was registered with.
+static inline int csystem_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }
+
+/// Builds an epoll_event for `fd` (the packed struct is awkward to fill from Swift).
+static inline struct epoll_event csystem_epoll_event_make(unsigned int events, int fd) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = 0;
+    event.data.fd = fd;
+    return event;
+}
+
+#endif

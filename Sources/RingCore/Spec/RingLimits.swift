@@ -1,0 +1,18 @@
+/// The contract's numeric limits, in one place so the parser, the docs and the tests agree.
+public enum RingLimits {
+    public static let size: ClosedRange<Int> = 16...1024
+    public static let slice: ClosedRange<Double> = 0...0.9
+    public static let decimals: ClosedRange<Int> = 0...3
+    public static let animation: ClosedRange<Double> = 0...10
+    public static let gradientColors: ClosedRange<Int> = 2...8
+    /// Longest `label`, in unicode scalars (not graphemes, which can hide unbounded bytes).
+    public static let labelScalars = 64
+    /// Longest `title`, in unicode scalars.
+    public static let titleScalars = 128
+    /// Largest magnitude of `p`, `min`, `max` and `start`.
+    public static let magnitude: Double = 1e12
+    /// Largest magnitude of the percentage the label shows.
+    public static let percentage: Double = 1e9
+    /// Longest number text accepted, in bytes.
+    public static let numberLength = 32
+}

@@ -1,0 +1,63 @@
+/// Why a query does not describe a ring. Every case names the parameter at fault.
+///
+/// `description` is the message users see, in the error image, in the `X-Ring-Error`
+/// header and on the CLI's stderr, e.g. `size: "100000" is out of range 16…1024`.
+public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A required parameter is absent.
+    case missing(parameter: String)
+    /// The value does not match the parameter's grammar; `expected` says what would.
+    case invalid(parameter: String, value: String, expected: String)
+    /// The value parses but lies outside its allowed range.
+    case outOfRange(parameter: String, value: String, range: String)
+    /// The same parameter appears twice, so the intended ring is ambiguous.
+    case duplicate(parameter: String)
+    /// Two parameters that cannot be used together.
+    case conflict(parameter: String, with: String)
+
+    /// The parameter this error is about.
+    public var parameter: String {
+        switch self {
+        case .missing(let name), .invalid(let name, _, _), .outOfRange(let name, _, _),
+            .duplicate(let name), .conflict(let name, _):
+            name
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .missing(let name):
+            "\(name): is required"
+        case .invalid(let name, let value, let expected):
+            "\(name): \(Self.quote(value)) is not \(expected)"
+        case .outOfRange(let name, let value, let range):
+            "\(name): \(Self.quote(value)) is out of range \(range)"
+        case .duplicate(let name):
+            "\(name): is given more than once"
+        case .conflict(let name, let other):
+            "\(name): cannot be combined with \(other)"
+        }
+    }
+
+    /// Longest value quoted back, in unicode scalars.
+    static let quotedValueLimit = 32
+
+    /// The value in double quotes, cut to `quotedValueLimit` scalars, with quotes, backslashes,
+    /// controls and invisible formatting characters escaped so a message is always one plain line.
+    static func quote(_ value: String) -> String {
+        var result = "\""
+        for (index, scalar) in value.unicodeScalars.enumerated() {
+            if index == quotedValueLimit {
+                result += "…"
+                break
+            }
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where TextRules.isForbidden(scalar):
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
