@@ -1,4 +1,25 @@
-import RingCore
+#if canImport(Glibc)
+    import Glibc
+#endif
 
-let svg = RingRenderer.render(try! RingSpec(query: CommandLine.arguments[1]))
-print(String(decoding: svg, as: UTF8.self))
+/// `ring serve` and `ring render QUERY`. Exit status: 0 success, 1 a bad query or a failure
+/// to serve, 2 a usage error.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status: Int32
+switch arguments.first {
+case "serve":
+    status = ServeCommand.run(Array(arguments.dropFirst()))
+case "render":
+    status = RenderCommand.run(Array(arguments.dropFirst()))
+case "--help", "-h", "help":
+    print(Usage.main)
+    status = 0
+case "--version":
+    print("ring \(Usage.version)")
+    status = 0
+case nil:
+    Usage.fail("missing subcommand", usage: Usage.main)
+case let other?:
+    Usage.fail("unknown subcommand '\(other)'", usage: Usage.main)
+}
+exit(status)

@@ -1,0 +1,32 @@
+/// One client connection, owned by the event loop that accepted it. Not `Sendable`: only that
+/// loop's thread touches it.
+final class Connection {
+    let fd: Int32
+    var parser: HTTPRequestParser
+    /// Serialized responses not yet sent; `sent` bytes of it are already out.
+    var output: [UInt8] = []
+    var sent = 0
+    /// When the current partial request's first byte arrived (for the header deadline).
+    var requestStartedAt: Double?
+    /// Last time a request completed or the connection opened (for the idle deadline).
+    var lastActivity: Double
+    /// When the pending output first blocked (for the write deadline).
+    var writeBlockedSince: Double?
+    /// No more requests: close once the output is flushed.
+    var closeAfterFlush = false
+    /// The peer sent FIN; answer what was received, then close.
+    var peerClosed = false
+    /// Output is flushed and our FIN sent; reading and discarding until the peer closes.
+    var lingeringSince: Double?
+    /// The epoll events currently registered.
+    var interest: UInt32
+
+    init(fd: Int32, limits: HTTPRequestParser.Limits, now: Double, interest: UInt32) {
+        self.fd = fd
+        self.parser = HTTPRequestParser(limits: limits)
+        self.lastActivity = now
+        self.interest = interest
+    }
+
+    var hasPendingOutput: Bool { sent < output.count }
+}

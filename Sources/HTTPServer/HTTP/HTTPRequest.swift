@@ -1,0 +1,54 @@
+/// A parsed request head. Header fields stay as byte ranges into the head until asked for,
+/// so a request costs a few allocations however many fields it has.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The path of the target, as sent (still percent-encoded).
+    public var path: String
+    /// The query of the target without `?`, as sent; empty when there is none.
+    public var query: String
+    /// HTTP minor version: 0 or 1 (larger minors are treated as 1).
+    public var minorVersion: Int
+    /// Whether the connection stays open after the response (RFC 9112 §9.3).
+    public var keepAlive: Bool
+
+    let head: [UInt8]
+    let fields: [Field]
+
+    struct Field: Sendable {
+        var name: Range<Int>
+        var value: Range<Int>
+    }
+
+    init(method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool, head: [UInt8], fields: [Field]) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.minorVersion = minorVersion
+        self.keepAlive = keepAlive
+        self.head = head
+        self.fields = fields
+    }
+
+    /// The value of the first field called `name` (ASCII case-insensitive), without
+    /// surrounding whitespace.
+    public func header(_ name: String) -> String? {
+        for field in fields where Self.equalsIgnoringCase(head[field.name], name.utf8) {
+            return String(decoding: head[field.value], as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// Every field as (name, value), in order.
+    public var headers: [(name: String, value: String)] {
+        fields.map { (String(decoding: head[$0.name], as: UTF8.self), String(decoding: head[$0.value], as: UTF8.self)) }
+    }
+
+    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ name: String.UTF8View) -> Bool {
+        guard bytes.count == name.count else { return false }
+        return zip(bytes, name).allSatisfy { lowercase($0) == lowercase($1) }
+    }
+
+    static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+}

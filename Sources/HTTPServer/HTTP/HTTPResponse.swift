@@ -1,0 +1,77 @@
+/// A response as a responder hands it to the server: status, header lines already
+/// serialized, and the body. The server adds `Content-Length`, `Date` and `Connection`.
+///
+/// Holding headers as bytes lets a cache keep complete responses and serve them with a few
+/// copies and no formatting.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    /// `Name: value\r\n` lines.
+    public var headerBytes: [UInt8]
+    public var body: [UInt8]
+
+    /// Creates a response; header names and values lose any CR, LF or NUL (a header can never
+    /// be split or smuggled through a value).
+    public init(status: HTTPStatus, headers: [(String, String)] = [], body: [UInt8] = []) {
+        self.status = status
+        self.body = body
+        var bytes: [UInt8] = []
+        for (name, value) in headers {
+            Self.appendSafe(name, to: &bytes)
+            bytes.append(contentsOf: ": ".utf8)
+            Self.appendSafe(value, to: &bytes)
+            bytes.append(contentsOf: "\r\n".utf8)
+        }
+        headerBytes = bytes
+    }
+
+    /// A `text/plain` response.
+    public static func text(_ status: HTTPStatus, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
+            body: Array(text.utf8))
+    }
+
+    private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte)
+        }
+    }
+}
+
+/// Writes responses into a connection's output buffer.
+enum ResponseSerializer {
+    /// Appends the whole response. `headOnly` for HEAD: same headers, no body.
+    static func append(
+        _ response: HTTPResponse, headOnly: Bool, keepAlive: Bool, minorVersion: Int, date: [UInt8],
+        to out: inout [UInt8]
+    ) {
+        out.append(contentsOf: minorVersion == 0 ? "HTTP/1.0 ".utf8 : "HTTP/1.1 ".utf8)
+        appendInteger(response.status.code, to: &out)
+        out.append(0x20)
+        out.append(contentsOf: response.status.reason.utf8)
+        out.append(contentsOf: "\r\n".utf8)
+        out.append(contentsOf: response.headerBytes)
+        if !response.status.forbidsContent {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendInteger(response.body.count, to: &out)
+            out.append(contentsOf: "\r\n".utf8)
+        }
+        out.append(contentsOf: "Date: ".utf8)
+        out.append(contentsOf: date)
+        if !keepAlive {
+            out.append(contentsOf: "\r\nConnection: close\r\n\r\n".utf8)
+        } else if minorVersion == 0 {
+            out.append(contentsOf: "\r\nConnection: keep-alive\r\n\r\n".utf8)
+        } else {
+            out.append(contentsOf: "\r\n\r\n".utf8)
+        }
+        if !headOnly, !response.status.forbidsContent {
+            out.append(contentsOf: response.body)
+        }
+    }
+
+    static func appendInteger(_ value: Int, to out: inout [UInt8]) {
+        if value >= 10 { appendInteger(value / 10, to: &out) }
+        out.append(UInt8(0x30 + value % 10))
+    }
+}

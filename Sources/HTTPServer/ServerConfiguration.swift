@@ -1,0 +1,43 @@
+/// Every limit and timeout of the server, with production defaults. One value, passed at start.
+public struct ServerConfiguration: Sendable, Equatable {
+    /// Address to listen on: an IPv4 or IPv6 literal, or `localhost`. `::` listens on IPv4 and
+    /// IPv6 together.
+    public var host: String = "0.0.0.0"
+    /// TCP port; 0 asks the kernel for a free one (tests use this).
+    public var port: Int = 8080
+    /// Event loops, each one thread with its own epoll set and listening socket.
+    public var eventLoops: Int = ServerConfiguration.processorCount
+    /// Connections held at once; more are accepted and closed at once.
+    public var maxConnections: Int = 10_000
+    /// Longest request line (method, target, version) in bytes; longer → 414.
+    public var maxRequestLineBytes: Int = 8 * 1024
+    /// Largest header block in bytes, request line included; larger → 431.
+    public var maxHeaderBytes: Int = 16 * 1024
+    /// Most header fields in one request; more → 431.
+    public var maxHeaderCount: Int = 100
+    /// Largest request body read (and discarded); larger → 413 and close.
+    public var maxBodyBytes: Int = 64 * 1024
+    /// Pending response bytes at which a connection stops reading until the client catches up.
+    public var maxPendingOutputBytes: Int = 256 * 1024
+    /// Deadline for a whole request head (slow-header clients are cut off), seconds.
+    public var headerTimeout: Double = 10
+    /// How long an idle keep-alive connection is kept, seconds.
+    public var idleTimeout: Double = 15
+    /// How long a response may wait for the client to read it, seconds.
+    public var writeTimeout: Double = 10
+    /// On shutdown, how long in-flight responses may take before connections are cut, seconds.
+    public var drainTimeout: Double = 10
+    /// Listen backlog.
+    public var backlog: Int32 = 1024
+
+    public init() {}
+
+    /// The number of online processors.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#endif

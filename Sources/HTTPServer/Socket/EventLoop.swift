@@ -1,0 +1,329 @@
+import CSystem
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One thread, one epoll set, one listening socket: accepts, reads, parses, calls the
+/// responder and writes, never blocking.
+///
+/// Level-triggered epoll keeps the system calls per request at about two (one `read`, one
+/// `send`, plus a share of `epoll_wait`); interest changes only when a write blocks or a
+/// connection stops reading. Deadlines are checked by the loop itself on a coarse sweep, since
+/// the connection state they need belongs to this thread.
+///
+/// `@unchecked Sendable`: everything but `stopRequested` and the wake descriptor is touched
+/// only by the loop's own thread.
+final class EventLoop: @unchecked Sendable {
+    private let configuration: ServerConfiguration
+    private let limits: HTTPRequestParser.Limits
+    private let responder: any HTTPResponder
+    private let statistics: ServerStatistics
+    private let epoll: Int32
+    private let wake: Int32
+    private var listener: Int32?
+    private var connections: [Int32: Connection] = [:]
+    private var date = HTTPDate()
+    private let readBuffer: UnsafeMutableRawBufferPointer
+    private let stopRequested = Atomic<Bool>(false)
+    private var draining = false
+    private var drainDeadline = Double.infinity
+    private var acceptPausedUntil: Double?
+    private var nextSweep = 0.0
+
+    private static let sweepInterval = 0.25
+    private static let lingerTimeout = 2.0
+    private static let readable = EPOLLIN.rawValue
+    private static let writable = EPOLLOUT.rawValue
+
+    init(listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder, statistics: ServerStatistics) throws(SocketError) {
+        self.configuration = configuration
+        self.limits = HTTPRequestParser.Limits(configuration)
+        self.responder = responder
+        self.statistics = statistics
+        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard epoll >= 0 else { throw SocketError("epoll_create1") }
+        wake = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+        guard wake >= 0 else { throw SocketError("eventfd") }
+        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        self.listener = listener
+        register(wake, events: Self.readable)
+        register(listener, events: Self.readable)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        close(epoll)
+        close(wake)
+    }
+
+    /// Asks the loop, from any thread, to stop accepting and drain.
+    func requestStop() {
+        stopRequested.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    /// Runs until stopped and drained.
+    func run() {
+        var events = [epoll_event](repeating: epoll_event(), count: 512)
+        while true {
+            let ready = events.withUnsafeMutableBufferPointer {
+                epoll_wait(epoll, $0.baseAddress, Int32($0.count), Int32(Self.sweepInterval * 1000))
+            }
+            let now = Self.monotonicNow()
+            if ready > 0 {
+                for index in 0..<Int(ready) {
+                    let fd = withUnsafePointer(to: &events[index]) { csystem_epoll_event_fd($0) }
+                    let flags = events[index].events
+                    if fd == wake {
+                        var value: UInt64 = 0
+                        _ = read(wake, &value, 8)
+                    } else if fd == listener {
+                        acceptConnections(now: now)
+                    } else if let connection = connections[fd] {
+                        service(connection, flags: flags, now: now)
+                    }
+                }
+            }
+            if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
+            if now >= nextSweep {
+                sweep(now: now)
+                nextSweep = now + Self.sweepInterval
+            }
+            if draining {
+                if connections.isEmpty { break }
+                if now >= drainDeadline {
+                    for connection in Array(connections.values) { closeConnection(connection) }
+                    break
+                }
+            }
+        }
+    }
+
+    // MARK: Accepting
+
+    private func acceptConnections(now: Double) {
+        guard let listener else { return }
+        while true {
+            let fd = csystem_accept_nonblocking(listener)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory: stop accepting for a moment instead of
+                    // spinning on a listener that stays readable (SwiftNIO's AcceptBackoffHandler).
+                    unregister(listener)
+                    acceptPausedUntil = now + 0.1
+                    return
+                default: return  // EAGAIN: no more pending connections
+                }
+            }
+            statistics.accepted.add(1, ordering: .relaxed)
+            guard statistics.open.load(ordering: .relaxed) < configuration.maxConnections else {
+                statistics.refused.add(1, ordering: .relaxed)
+                close(fd)
+                continue
+            }
+            var on: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            statistics.open.add(1, ordering: .relaxed)
+            let connection = Connection(fd: fd, limits: limits, now: now, interest: Self.readable)
+            connections[fd] = connection
+            register(fd, events: Self.readable)
+        }
+    }
+
+    // MARK: Serving a connection
+
+    private func service(_ connection: Connection, flags: UInt32, now: Double) {
+        if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0, flags & Self.readable == 0 {
+            closeConnection(connection)
+            return
+        }
+        if flags & Self.writable != 0 {
+            flush(connection, now: now)
+            guard connections[connection.fd] != nil else { return }
+        }
+        if flags & Self.readable != 0 {
+            receive(connection, now: now)
+        }
+    }
+
+    private func receive(_ connection: Connection, now: Double) {
+        let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+        if count > 0 {
+            if connection.lingeringSince != nil { return }  // discarding after our FIN
+            if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
+            connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+            answerRequests(connection, now: now)
+            flush(connection, now: now)
+        } else if count == 0 {
+            if connection.lingeringSince != nil || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest) {
+                closeConnection(connection)
+                return
+            }
+            // Half-closed: answer what arrived, then close.
+            connection.peerClosed = true
+            answerRequests(connection, now: now)
+            flush(connection, now: now)
+        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
+            closeConnection(connection)  // ECONNRESET and other hard errors
+        }
+    }
+
+    /// Answers every complete buffered request, in order, until the output backs up.
+    private func answerRequests(_ connection: Connection, now: Double) {
+        while !connection.closeAfterFlush, connection.output.count - connection.sent < configuration.maxPendingOutputBytes {
+            let request: HTTPRequest
+            do {
+                guard let next = try connection.parser.next() else { break }
+                request = next
+            } catch {
+                statistics.errors.add(1, ordering: .relaxed)
+                let response = HTTPResponse.text(error.status, error.reason + "\n")
+                ResponseSerializer.append(
+                    response, headOnly: false, keepAlive: false, minorVersion: 1, date: date.current(), to: &connection.output)
+                connection.closeAfterFlush = true
+                break
+            }
+            let response = responder.respond(to: request)
+            let keepAlive = request.keepAlive && !draining && !connection.peerClosed
+            ResponseSerializer.append(
+                response, headOnly: request.method == .HEAD, keepAlive: keepAlive,
+                minorVersion: request.minorVersion, date: date.current(), to: &connection.output)
+            connection.lastActivity = now
+            connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
+            if !keepAlive { connection.closeAfterFlush = true }
+        }
+        updateInterest(connection)
+    }
+
+    private func flush(_ connection: Connection, now: Double) {
+        while connection.hasPendingOutput {
+            let count = connection.output.withUnsafeBytes { bytes in
+                send(connection.fd, bytes.baseAddress! + connection.sent, bytes.count - connection.sent, Int32(MSG_NOSIGNAL))
+            }
+            if count > 0 {
+                connection.sent += count
+            } else if count < 0, errno == EINTR {
+                continue
+            } else if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                if connection.writeBlockedSince == nil { connection.writeBlockedSince = now }
+                updateInterest(connection)
+                return
+            } else {
+                closeConnection(connection)  // EPIPE, ECONNRESET
+                return
+            }
+        }
+        connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
+        connection.sent = 0
+        connection.writeBlockedSince = nil
+        if connection.closeAfterFlush {
+            finish(connection, now: now)
+            return
+        }
+        // Requests held back while output was backed up.
+        if connection.parser.hasPartialRequest {
+            answerRequests(connection, now: now)
+            if connection.hasPendingOutput || connection.closeAfterFlush {
+                flush(connection, now: now)
+                return
+            }
+        }
+        if connection.peerClosed {
+            closeConnection(connection)
+        } else {
+            updateInterest(connection)
+        }
+    }
+
+    /// All output sent and no more requests wanted: send FIN and linger briefly, reading and
+    /// discarding, so unread request bytes do not make the kernel reset the connection before
+    /// the client has read the response.
+    private func finish(_ connection: Connection, now: Double) {
+        if connection.peerClosed {
+            closeConnection(connection)
+            return
+        }
+        shutdown(connection.fd, Int32(SHUT_WR))
+        connection.lingeringSince = now
+        updateInterest(connection)
+    }
+
+    private func updateInterest(_ connection: Connection) {
+        var wanted: UInt32 = 0
+        let backedUp = connection.output.count - connection.sent >= configuration.maxPendingOutputBytes
+        if !connection.peerClosed, !backedUp, !(connection.closeAfterFlush && connection.lingeringSince == nil) {
+            wanted |= Self.readable
+        }
+        if connection.hasPendingOutput { wanted |= Self.writable }
+        guard wanted != connection.interest else { return }
+        connection.interest = wanted
+        var event = csystem_epoll_event_make(wanted, connection.fd)
+        epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event)
+    }
+
+    private func closeConnection(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.fd) != nil else { return }
+        epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
+        close(connection.fd)
+        statistics.open.subtract(1, ordering: .relaxed)
+    }
+
+    // MARK: Deadlines and draining
+
+    private func sweep(now: Double) {
+        if let until = acceptPausedUntil, now >= until, let listener {
+            acceptPausedUntil = nil
+            register(listener, events: Self.readable)
+        }
+        for connection in Array(connections.values) {
+            let expired: Bool
+            if let since = connection.lingeringSince {
+                expired = now - since > Self.lingerTimeout
+            } else if let blocked = connection.writeBlockedSince {
+                expired = now - blocked > configuration.writeTimeout
+            } else if let started = connection.requestStartedAt, connection.parser.hasPartialRequest {
+                expired = now - started > configuration.headerTimeout
+            } else {
+                expired = now - connection.lastActivity > (draining ? 0 : configuration.idleTimeout)
+            }
+            if expired {
+                if connection.lingeringSince == nil { statistics.timedOut.add(1, ordering: .relaxed) }
+                closeConnection(connection)
+            }
+        }
+    }
+
+    private func beginDrain(now: Double) {
+        draining = true
+        drainDeadline = now + configuration.drainTimeout
+        if let listener {
+            unregister(listener)
+            close(listener)
+            self.listener = nil
+        }
+        for connection in Array(connections.values)
+        where !connection.hasPendingOutput && !connection.parser.hasPartialRequest && connection.lingeringSince == nil {
+            closeConnection(connection)
+        }
+    }
+
+    private func register(_ fd: Int32, events: UInt32) {
+        var event = csystem_epoll_event_make(events, fd)
+        epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+    }
+
+    private func unregister(_ fd: Int32) {
+        epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
+    }
+
+    static func monotonicNow() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,105 @@
+import CSystem
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Opens non-blocking listening sockets, one per event loop, all bound to one address with
+/// `SO_REUSEPORT` so the kernel spreads new connections across the loops.
+enum Listener {
+    /// Opens `count` sockets listening on `host:port`; with port 0, the kernel picks one port
+    /// for all of them. Returns the descriptors and the bound port.
+    static func open(host: String, port: Int, count: Int, backlog: Int32) throws(SocketError) -> (fds: [Int32], port: Int) {
+        let address = try resolve(host: host, port: port)
+        var fds: [Int32] = []
+        var boundPort = port
+        do throws(SocketError) {
+            for _ in 0..<count {
+                var addr = address
+                if !fds.isEmpty { setPort(&addr, boundPort) }
+                let fd = try openOne(addr, host: host, port: boundPort, backlog: backlog)
+                fds.append(fd)
+                boundPort = try localPort(fd)
+            }
+        } catch {
+            fds.forEach { _ = close($0) }
+            throw error
+        }
+        return (fds, boundPort)
+    }
+
+    private static func openOne(_ address: sockaddr_storage, host: String, port: Int, backlog: Int32) throws(SocketError) -> Int32 {
+        let family = Int32(address.ss_family)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw SocketError("socket") }
+        var on: Int32 = 1
+        var off: Int32 = 0
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        if family == AF_INET6 {
+            // `::` serves IPv4 clients too, as mapped addresses.
+            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var addr = address
+        let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0 else {
+            let error = SocketError("bind \(host):\(port)")
+            close(fd)
+            throw error
+        }
+        guard listen(fd, backlog) == 0 else {
+            let error = SocketError("listen \(host):\(port)")
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    private static func resolve(host: String, port: Int) throws(SocketError) -> sockaddr_storage {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_family = AF_UNSPEC
+        var result: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &result)
+        guard status == 0, let first = result else {
+            throw SocketError("resolve \(host)", errorNumber: EINVAL)
+        }
+        defer { freeaddrinfo(result) }
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+        }
+        return storage
+    }
+
+    private static func setPort(_ address: inout sockaddr_storage, _ port: Int) {
+        let networkPort = in_port_t(UInt16(port).bigEndian)
+        withUnsafeMutablePointer(to: &address) { pointer in
+            if pointer.pointee.ss_family == sa_family_t(AF_INET6) {
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port = networkPort }
+            } else {
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port = networkPort }
+            }
+        }
+    }
+
+    static func localPort(_ fd: Int32) throws(SocketError) -> Int {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let status = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard status == 0 else { throw SocketError("getsockname") }
+        let port = withUnsafePointer(to: &storage) { pointer -> UInt16 in
+            if pointer.pointee.ss_family == sa_family_t(AF_INET6) {
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee.sin6_port }
+            }
+            return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee.sin_port }
+        }
+        return Int(UInt16(bigEndian: port))
+    }
+}

@@ -1,0 +1,115 @@
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// One line per request, appended to an in-memory buffer and written out by a Dispatch timer
+/// (or when the buffer passes 64 KiB), so the request path never waits on a disk or a pipe.
+///
+/// Line format: `2026-11-29T21:26:14Z GET /ring.svg?p=72 200 1234 15us hit`.
+public final class AccessLog: Sendable {
+    /// Where lines go.
+    public enum Destination: Sendable, Equatable {
+        case off
+        case standardOutput
+        case file(String)
+
+        /// Parses `off`, `stdout` or a path.
+        public init(_ text: String) {
+            switch text {
+            case "off": self = .off
+            case "stdout", "-": self = .standardOutput
+            default: self = .file(text)
+            }
+        }
+    }
+
+    private let fd: Int32?
+    private let buffer = Mutex<[UInt8]>([])
+    /// Set once in `init`, cancelled in `deinit`; Dispatch sources are thread-safe.
+    private nonisolated(unsafe) let timer: (any DispatchSourceTimer)?
+    private static let flushThreshold = 64 * 1024
+
+    /// Opens the destination; a file is created or appended to.
+    public init(_ destination: Destination) throws(AccessLogError) {
+        switch destination {
+        case .off: fd = nil
+        case .standardOutput: fd = STDOUT_FILENO
+        case .file(let path):
+            let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw AccessLogError(path: path, errorNumber: errno) }
+            fd = opened
+        }
+        guard fd != nil else {
+            timer = nil
+            return
+        }
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        self.timer = timer
+        timer.setEventHandler { @Sendable [weak self] in self?.flush() }
+        timer.resume()
+    }
+
+    deinit {
+        timer?.cancel()
+        flush()
+    }
+
+    /// Whether lines are written at all.
+    public var isEnabled: Bool { fd != nil }
+
+    /// Appends one line.
+    public func record(method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String) {
+        guard fd != nil else { return }
+        var line = Self.timestamp()
+        line += " \(method) \(path)"
+        if !query.isEmpty { line += "?\(query)" }
+        line += " \(status) \(bytes) \(microseconds)us \(cache)\n"
+        let full = buffer.withLock { buffer -> Bool in
+            buffer.append(contentsOf: line.utf8)
+            return buffer.count >= Self.flushThreshold
+        }
+        if full { flush() }
+    }
+
+    /// Writes out what is buffered.
+    public func flush() {
+        guard let fd else { return }
+        let pending = buffer.withLock { buffer -> [UInt8] in
+            defer { buffer.removeAll(keepingCapacity: true) }
+            return buffer
+        }
+        var offset = 0
+        pending.withUnsafeBytes { bytes in
+            while offset < bytes.count {
+                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return  // a full disk or closed pipe must not take the server down
+                }
+            }
+        }
+    }
+
+    private static func timestamp() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+}
+
+/// The access log file could not be opened.
+public struct AccessLogError: Error, CustomStringConvertible {
+    public var path: String
+    public var errorNumber: Int32
+    public var description: String { "access log \(path): \(String(cString: strerror(errorNumber)))" }
+}

@@ -1,0 +1,100 @@
+import HTTPServer
+import Synchronization
+
+/// Prometheus counters for the service, lock-free on the request path.
+public final class Metrics: Sendable {
+    /// The routes requests are counted under.
+    public enum Route: String, Sendable, CaseIterable {
+        case ring, playground, healthz, metrics, notFound = "not_found"
+    }
+
+    /// Statuses counted individually; anything else is `other`.
+    static let statuses = [200, 304, 404, 405]
+    /// Render-time histogram bucket bounds in seconds.
+    static let renderBuckets: [Double] = [1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 1e-3, 1e-2]
+
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    private let requests: [Counter]
+    private let renderErrors = Counter()
+    private let renderCounts: [Counter]
+    private let renderCount = Counter()
+    private let renderNanoseconds = Counter()
+
+    public init() {
+        requests = (0..<(Route.allCases.count * (Self.statuses.count + 1))).map { _ in Counter() }
+        renderCounts = Self.renderBuckets.map { _ in Counter() }
+    }
+
+    /// Counts one answered request.
+    public func record(route: Route, status: Int) {
+        let routeIndex = Route.allCases.firstIndex(of: route)!
+        let statusIndex = Self.statuses.firstIndex(of: status) ?? Self.statuses.count
+        requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.add(1, ordering: .relaxed)
+    }
+
+    /// Counts a query answered with an error image.
+    public func recordRenderError() {
+        renderErrors.value.add(1, ordering: .relaxed)
+    }
+
+    /// Records how long parsing and rendering one ring took.
+    public func recordRender(seconds: Double) {
+        renderCount.value.add(1, ordering: .relaxed)
+        renderNanoseconds.value.add(Int(seconds * 1e9), ordering: .relaxed)
+        for (bound, counter) in zip(Self.renderBuckets, renderCounts) where seconds <= bound {
+            counter.value.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// The Prometheus text exposition (format 0.0.4).
+    public func exposition(cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics) -> String {
+        var text = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        family("ring_http_requests_total", "counter", "Requests answered, by route and status.")
+        for (routeIndex, route) in Route.allCases.enumerated() {
+            for statusIndex in 0...Self.statuses.count {
+                let status = statusIndex < Self.statuses.count ? String(Self.statuses[statusIndex]) : "other"
+                let value = requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.load(ordering: .relaxed)
+                text += "ring_http_requests_total{route=\"\(route.rawValue)\",status=\"\(status)\"} \(value)\n"
+            }
+        }
+        family("ring_render_errors_total", "counter", "Queries answered with an error image.")
+        text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
+        family("ring_render_seconds", "histogram", "Time to parse a query and render its ring (cache misses).")
+        for (bound, counter) in zip(Self.renderBuckets, renderCounts) {
+            text += "ring_render_seconds_bucket{le=\"\(bound)\"} \(counter.value.load(ordering: .relaxed))\n"
+        }
+        let count = renderCount.value.load(ordering: .relaxed)
+        text += "ring_render_seconds_bucket{le=\"+Inf\"} \(count)\n"
+        text += "ring_render_seconds_sum \(Double(renderNanoseconds.value.load(ordering: .relaxed)) / 1e9)\n"
+        text += "ring_render_seconds_count \(count)\n"
+        family("ring_cache_hits_total", "counter", "Ring requests served from the response cache.")
+        text += "ring_cache_hits_total \(cache.hits)\n"
+        family("ring_cache_misses_total", "counter", "Ring requests whose query was not in the cache.")
+        text += "ring_cache_misses_total \(cache.misses)\n"
+        family("ring_cache_evictions_total", "counter", "Cache entries evicted to stay under the byte cap.")
+        text += "ring_cache_evictions_total \(cache.evictions)\n"
+        family("ring_cache_bytes", "gauge", "Bytes held by the response cache.")
+        text += "ring_cache_bytes \(cache.bytes)\n"
+        family("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.")
+        text += "ring_cache_capacity_bytes \(cacheCapacity)\n"
+        family("ring_cache_entries", "gauge", "Rings held by the response cache.")
+        text += "ring_cache_entries \(cache.entries)\n"
+        family("ring_open_connections", "gauge", "Client connections open now.")
+        text += "ring_open_connections \(server.openConnections)\n"
+        family("ring_connections_accepted_total", "counter", "Client connections accepted.")
+        text += "ring_connections_accepted_total \(server.acceptedConnections)\n"
+        family("ring_connections_refused_total", "counter", "Connections closed at once because the connection cap was reached.")
+        text += "ring_connections_refused_total \(server.refusedConnections)\n"
+        family("ring_protocol_errors_total", "counter", "Requests the server rejected as malformed HTTP.")
+        text += "ring_protocol_errors_total \(server.protocolErrors)\n"
+        family("ring_connection_timeouts_total", "counter", "Connections closed by a header, idle or write deadline.")
+        text += "ring_connection_timeouts_total \(server.timeouts)\n"
+        return text
+    }
+}

@@ -1,0 +1,13 @@
+/// The ring service's own settings (the server's live in `ServerConfiguration`).
+public struct ServiceConfiguration: Sendable, Equatable {
+    /// Response cache budget in bytes.
+    public var cacheBytes: Int = 64 * 1024 * 1024
+    /// `max-age` for rings, seconds: a ring is a pure function of its URL.
+    public var maxAge: Int = 86_400
+    /// `max-age` for error images, seconds: short, so a fixed URL shows up soon.
+    public var errorMaxAge: Int = 60
+    /// Longest query string rendered; longer ones get an error image without being parsed.
+    public var maxQueryBytes: Int = 4096
+
+    public init() {}
+}

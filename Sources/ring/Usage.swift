@@ -1,0 +1,52 @@
+import RingCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Help texts and the usage-error exit.
+enum Usage {
+    static let version = "0.1.0 (renderer \(RingRenderer.version))"
+
+    static let main = """
+        ring — progress rings as SVG images, served by URL.
+
+        USAGE:
+          ring serve [OPTIONS]     serve /ring.svg?QUERY over HTTP (see `ring serve --help`)
+          ring render QUERY        print the SVG for QUERY, e.g. ring render 'p=72&slice=0.45'
+          ring --help | --version
+        """
+
+    /// Prints `message` and `usage` to stderr and exits 2.
+    static func fail(_ message: String, usage: String) -> Never {
+        var stderr = StandardError()
+        print("ring: \(message)\n\n\(usage)", to: &stderr)
+        exit(2)
+    }
+}
+
+/// Text output to stderr (file descriptor 2, unbuffered).
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        Output.write(Array(string.utf8), to: STDERR_FILENO)
+    }
+}
+
+/// Whole-buffer writes to a file descriptor.
+enum Output {
+    static func write(_ bytes: [UInt8], to fd: Int32) {
+        var offset = 0
+        bytes.withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}
