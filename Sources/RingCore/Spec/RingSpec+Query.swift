@@ -32,7 +32,7 @@ extension RingSpec {
         let widthLimit = Double(size) / 3
         for (name, width) in [("width", width), ("trackWidth", trackWidth)] {
             if let width, !(width > 0 && width <= widthLimit) {
-                throw .outOfRange(parameter: name, value: "\(width)", range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
+                throw .outOfRange(parameter: name, value: Self.describe(width), range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
             }
         }
         guard RingLimits.slice.contains(slice) else {

@@ -1,0 +1,47 @@
+/// A catalogue of rings that covers every parameter: the golden tests render it, the docs show
+/// it, and the benchmark times it.
+public enum RingExamples {
+    /// (file-name-safe name, query)
+    public static let all: [(name: String, query: String)] = [
+        ("default", "p=72"),
+        ("zero", "p=0"),
+        ("full", "p=100"),
+        ("almost-full", "p=99.5&decimals=1"),
+        ("over-range", "p=150"),
+        ("min-max", "p=7&min=0&max=8&label={p}+of+8"),
+        ("negative-range", "p=-5&min=-20&max=20"),
+        ("slice", "p=72&slice=0.45"),
+        ("slice-ccw", "p=72&slice=0.25&dir=ccw"),
+        ("half", "p=64&half"),
+        ("half-ccw", "p=64&half=1&dir=ccw&cap=butt"),
+        ("start", "p=40&start=90"),
+        ("ccw", "p=40&dir=ccw"),
+        ("size-small", "p=72&size=32"),
+        ("size-large", "p=72&size=320"),
+        ("widths", "p=60&width=6&trackWidth=18"),
+        ("thick", "p=60&width=40"),
+        ("color", "p=72&color=%23e5534b"),
+        ("color-named", "p=72&color=rebeccapurple"),
+        ("color-alpha", "p=72&color=2f81f780"),
+        ("gradient", "p=80&gradient=22c55e,eab308,ef4444"),
+        ("gradient-full", "p=100&gradient=0ea5e9,a855f7"),
+        ("track", "p=72&track=ffd8b5"),
+        ("track-none", "p=72&track=none"),
+        ("fill", "p=72&fill=eef6ff"),
+        ("bg", "p=72&bg=0d1117&theme=dark"),
+        ("outline", "p=72&outline=8b949e&track=f6f8fa"),
+        ("cap-butt", "p=72&cap=butt"),
+        ("label-none", "p=72&label=none"),
+        ("label-text", "p=72&label={p}+done"),
+        ("label-color", "p=72&labelColor=cf222e"),
+        ("decimals", "p=72.456&decimals=2"),
+        ("theme-light", "p=72&theme=light"),
+        ("theme-dark", "p=72&theme=dark"),
+        ("anim", "p=72&anim=1.5"),
+        ("shadow", "p=72&shadow"),
+        ("title", "p=72&title=Build+coverage"),
+        ("everything", "p=83&slice=0.3&start=30&dir=ccw&size=200&width=16&trackWidth=10&gradient=06b6d4,6366f1"
+            + "&track=e2e8f0&fill=f8fafc&outline=94a3b8&label={p}+ok&labelColor=0f172a&decimals=1&theme=light&anim=2&shadow=1"
+            + "&title=Everything"),
+    ]
+}

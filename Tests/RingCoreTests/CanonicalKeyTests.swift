@@ -1,0 +1,54 @@
+import Testing
+
+@testable import RingCore
+
+@Suite struct CanonicalKeyTests {
+    @Test(arguments: [
+        ("p=72&color=ff0000", "color=%23FF0000&p=72.0"),
+        ("p=72", "p=072&v=3"),
+        ("p=72", "p=72&min=0&max=100&slice=0&start=360&dir=cw&size=120&width=12&theme=auto&cap=round&label=auto"),
+        ("p=72&color=red", "p=72&color=F00F"),
+        ("p=50&start=270", "p=50&start=-90"),
+        ("p=50&half", "p=50&half=yes"),
+        ("p=50&shadow=on", "shadow&p=50"),
+        ("p=5&gradient=red,blue&color=green", "p=5&gradient=f00,00f"),
+        ("p=5&label=a+b", "p=5&label=a%20b"),
+        ("p=5&width=7", "p=5&width=7&trackWidth=7"),
+    ])
+    func equivalentQueriesShareKeyAndHash(a: String, b: String) throws {
+        let first = try RingSpec(query: a)
+        let second = try RingSpec(query: b)
+        #expect(first.canonicalKey == second.canonicalKey)
+        #expect(first.stableHash == second.stableHash)
+        #expect(RingRenderer.render(first) == RingRenderer.render(second))
+    }
+
+    @Test(arguments: [
+        ("p=72", "p=73"), ("p=72", "p=72&slice=0.1"), ("p=72&label=a", "p=72&title=a"),
+        ("p=72&color=ff0000", "p=72&color=ff0001"), ("p=1&size=120", "p=1&size=121"),
+        ("p=72.0001", "p=72.0002"), ("p=5&theme=auto", "p=5&theme=light"),
+    ])
+    func differentRingsHaveDifferentKeys(a: String, b: String) throws {
+        #expect(try RingSpec(query: a).canonicalKey != RingSpec(query: b).canonicalKey)
+        #expect(try RingSpec(query: a).stableHash != RingSpec(query: b).stableHash)
+    }
+
+    @Test func keyIsAValidQueryForTheSameRing() throws {
+        for example in RingExamples.all {
+            let spec = try RingSpec(query: example.query)
+            #expect(try RingSpec(query: spec.canonicalKey) == spec, "\(example.name)")
+        }
+    }
+
+    @Test func keyListsOnlyNonDefaults() throws {
+        #expect(try RingSpec(query: "p=72&color=%23FF0000").canonicalKey == "p=72&color=ff0000ff")
+    }
+
+    /// FNV-1a test vectors, and a recorded ring hash: a change here changes every ETag and cache key.
+    @Test func hashIsStable() throws {
+        #expect(StableHash.fnv1a64([UInt8]()) == 0xcbf2_9ce4_8422_2325)
+        #expect(StableHash.fnv1a64("a".utf8) == 0xaf63_dc4c_8601_ec8c)
+        #expect(StableHash.fnv1a64("foobar".utf8) == 0x8594_4171_f739_67e8)
+        #expect(try RingSpec(query: "p=72").stableHash == StableHash.fnv1a64("p=72".utf8))
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import RingCore
+
+/// Every catalogue ring against its recorded SVG under `__Snapshots__/`.
+///
+/// Re-record after an intended change with `RING_RECORD_SNAPSHOTS=1 swift test`, look at the
+/// images, and bump `RingRenderer.version` when bytes change for an existing spec.
+@Suite struct GoldenSVGTests {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+    static let recording = ProcessInfo.processInfo.environment["RING_RECORD_SNAPSHOTS"] == "1"
+
+    @Test(arguments: RingExamples.all.map(\.name))
+    func matchesRecordedSVG(name: String) throws {
+        let query = try #require(RingExamples.all.first { $0.name == name }?.query)
+        let svg = RingRenderer.render(try RingSpec(query: query))
+        let file = Self.directory.appendingPathComponent("\(name).svg")
+        if Self.recording {
+            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+            try Data(svg).write(to: file)
+            return
+        }
+        guard let recorded = FileManager.default.contents(atPath: file.path) else {
+            Issue.record("no reference \(file.lastPathComponent); record with RING_RECORD_SNAPSHOTS=1")
+            return
+        }
+        if Array(recorded) != svg {
+            Issue.record("\(name) differs from its snapshot:\n\(Self.diff(Array(recorded), svg))")
+        }
+    }
+
+    @Test func everySnapshotBelongsToTheCatalogue() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".svg") }
+        let names = Set(RingExamples.all.map { "\($0.name).svg" })
+        #expect(Set(files) == names)
+    }
+
+    @Test func catalogueCoversEveryParameter() {
+        let used = Set(
+            RingExamples.all.flatMap { $0.query.split(separator: "&").map { String($0.split(separator: "=")[0]) } })
+        for parameter in RingParameter.allCases {
+            #expect(used.contains(parameter.rawValue), "no example uses \(parameter.rawValue)")
+        }
+    }
+
+    /// The first differing tag, with the recorded and the new version side by side.
+    static func diff(_ old: [UInt8], _ new: [UInt8]) -> String {
+        func tags(_ bytes: [UInt8]) -> [String] {
+            String(decoding: bytes, as: UTF8.self).split(separator: "><").map(String.init)
+        }
+        let (a, b) = (tags(old), tags(new))
+        for index in 0..<max(a.count, b.count) where index >= a.count || index >= b.count || a[index] != b[index] {
+            let was = index < a.count ? a[index] : "(nothing)"
+            let now = index < b.count ? b[index] : "(nothing)"
+            return "  tag \(index + 1):\n  - \(was)\n  + \(now)"
+        }
+        return "  (same tags, different bytes)"
+    }
+}

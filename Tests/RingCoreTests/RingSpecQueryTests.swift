@@ -1,0 +1,191 @@
+import Testing
+
+@testable import RingCore
+
+@Suite struct RingSpecQueryTests {
+    private func spec(_ query: String) throws -> RingSpec {
+        try RingSpec(query: query)
+    }
+
+    private func error(_ query: String) -> RingSpecError? {
+        do {
+            _ = try RingSpec(query: query)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func defaults() throws {
+        let ring = try spec("p=72")
+        #expect(ring == RingSpec(value: 72))
+        #expect(ring.resolvedWidth == 12)
+        #expect(ring.resolvedTrackWidth == 12)
+        #expect(ring.fraction == 0.72)
+    }
+
+    @Test func everyParameterParses() throws {
+        let ring = try spec(
+            "p=7.5&min=-10&max=10&slice=0.25&start=-90&dir=ccw&size=200&width=8&trackWidth=20&color=%23ABC"
+                + "&track=none&fill=white&bg=000&outline=777&cap=butt&label=%7Bp%7D+left&labelColor=f0f&decimals=2"
+                + "&theme=dark&anim=1.5&shadow=yes&title=Disk+%C3%BC")
+        #expect(ring.value == 7.5)
+        #expect(ring.minimum == -10)
+        #expect(ring.maximum == 10)
+        #expect(ring.slice == 0.25)
+        #expect(ring.start == 270)
+        #expect(ring.direction == .ccw)
+        #expect(ring.size == 200)
+        #expect(ring.width == 8)
+        #expect(ring.trackWidth == 20)
+        #expect(ring.color == RingColor(red: 0xAA, green: 0xBB, blue: 0xCC))
+        #expect(ring.track == .none)
+        #expect(ring.fill == RingColor(red: 255, green: 255, blue: 255))
+        #expect(ring.background == RingColor(red: 0, green: 0, blue: 0))
+        #expect(ring.outline == RingColor(red: 0x77, green: 0x77, blue: 0x77))
+        #expect(ring.cap == .butt)
+        #expect(ring.label == .text("{p} left"))
+        #expect(ring.labelColor == RingColor(red: 255, green: 0, blue: 255))
+        #expect(ring.decimals == 2)
+        #expect(ring.theme == .dark)
+        #expect(ring.animation == 1.5)
+        #expect(ring.shadow)
+        #expect(ring.title == "Disk ü")
+        #expect(try spec("p=1&half").half)
+        #expect(try spec("p=1&gradient=red,0f0,%230000ff").gradient.count == 3)
+        #expect(try spec("p=1&label=none").label == .none)
+        #expect(try spec("p=1&label=auto").label == .auto)
+    }
+
+    @Test(arguments: ["1", "true", "TRUE", "yes", "on"]) func booleanTrue(text: String) throws {
+        #expect(try spec("p=1&shadow=\(text)").shadow)
+        #expect(try spec("p=1&half=\(text)").half)
+    }
+
+    @Test(arguments: ["0", "false", "no", "off", "Off"]) func booleanFalse(text: String) throws {
+        #expect(try !spec("p=1&shadow=\(text)").shadow)
+        #expect(try !spec("p=1&half=\(text)").half)
+    }
+
+    @Test func unknownParametersAreIgnored() throws {
+        #expect(try spec("p=72&v=2&utm_source=x&%zz=1&P=5") == spec("p=72"))
+        #expect(try spec("p=72&v=2").canonicalKey == spec("p=72").canonicalKey)
+    }
+
+    @Test func emptyPairsAreIgnored() throws {
+        #expect(try spec("&&p=72&") == spec("p=72"))
+    }
+
+    @Test func startIsNormalised() throws {
+        #expect(try spec("p=1&start=360").start == 0)
+        #expect(try spec("p=1&start=-90").start == 270)
+        #expect(try spec("p=1&start=-0").start.sign == .plus)
+        #expect(try spec("p=1&start=725").start == 5)
+    }
+
+    @Test(arguments: [
+        // (query, parameter named, words the message contains)
+        ("", "p", "required"),
+        ("size=100", "p", "required"),
+        ("p=", "p", "decimal"),
+        ("p=abc", "p", "\"abc\""),
+        ("p=0x10", "p", "decimal"),
+        ("p=NaN", "p", "decimal"),
+        ("p=inf", "p", "decimal"),
+        ("p=Infinity", "p", "decimal"),
+        ("p=1e3", "p", "decimal"),
+        ("p=1e400", "p", "decimal"),
+        ("p=1.2.3", "p", "decimal"),
+        ("p=--1", "p", "decimal"),
+        ("p=.", "p", "decimal"),
+        ("p=1_000", "p", "decimal"),
+        ("p=%20%201", "p", "decimal"),
+        ("p=10000000000000", "p", "±1e12"),
+        ("p=1&p=2", "p", "more than once"),
+        ("p=1&min=5&max=5", "max", "greater than min"),
+        ("p=1&min=6&max=5", "max", "greater than min"),
+        ("p=1000000&min=0&max=0.0001", "p", "percentage"),
+        ("p=1&slice=0.95", "slice", "0…0.9"),
+        ("p=1&slice=-0.1", "slice", "0…0.9"),
+        ("p=1&half=maybe", "half", "boolean"),
+        ("p=1&half&slice=0.2", "half", "slice"),
+        ("p=1&half=1&start=0", "half", "start"),
+        ("p=1&start=x", "start", "decimal"),
+        ("p=1&dir=left", "dir", "cw, ccw"),
+        ("p=1&size=100000", "size", "\"100000\" is out of range 16…1024"),
+        ("p=1&size=15", "size", "16…1024"),
+        ("p=1&size=12.5", "size", "whole number"),
+        ("p=1&size=-20", "size", "whole number"),
+        ("p=1&width=0", "width", "> 0"),
+        ("p=1&width=41", "width", "size/3"),
+        ("p=1&size=30&width=11", "width", "size/3"),
+        ("p=1&trackWidth=-1", "trackWidth", "> 0"),
+        ("p=1&trackWidth=50", "trackWidth", "size/3"),
+        ("p=1&color=blurple", "color", "colour"),
+        ("p=1&color=%3Cscript%3E", "color", "colour"),
+        ("p=1&color=none", "color", "colour"),
+        ("p=1&gradient=red", "gradient", "2 to 8"),
+        ("p=1&gradient=1,2,3,4,5,6,7,8,9", "gradient", "2 to 8"),
+        ("p=1&gradient=red,,blue", "gradient", "colour"),
+        ("p=1&track=nope", "track", "colour"),
+        ("p=1&fill=url(x)", "fill", "colour"),
+        ("p=1&bg=12345", "bg", "colour"),
+        ("p=1&outline=#", "outline", "colour"),
+        ("p=1&cap=square", "cap", "round, butt"),
+        ("p=1&label=", "label", "auto, none or text"),
+        ("p=1&label=%0A", "label", "control"),
+        ("p=1&label=%E2%80%AEevil", "label", "bidi"),
+        ("p=1&label=\(String(repeating: "x", count: 65))", "label", "at most 64"),
+        ("p=1&labelColor=1", "labelColor", "colour"),
+        ("p=1&decimals=4", "decimals", "0…3"),
+        ("p=1&decimals=a", "decimals", "whole number"),
+        ("p=1&theme=sepia", "theme", "light, dark, auto"),
+        ("p=1&anim=11", "anim", "0…10"),
+        ("p=1&anim=-1", "anim", "0…10"),
+        ("p=1&shadow=2", "shadow", "boolean"),
+        ("p=1&title=", "title", "non-empty"),
+        ("p=1&title=a%00b", "title", "control"),
+        ("p=1&title=\(String(repeating: "y", count: 129))", "title", "at most 128"),
+        ("p=1&label=%ZZ", "label", "percent-encoded"),
+        ("p=1&label=%C3", "label", "percent-encoded"),
+        ("p=1&title=%FF%FE", "title", "percent-encoded"),
+    ])
+    func errorsNameTheParameter(query: String, parameter: String, words: String) {
+        let failure = error(query)
+        #expect(failure?.parameter == parameter, "\(query)")
+        #expect(failure?.description.hasPrefix(parameter + ": ") == true, "\(String(describing: failure))")
+        #expect(failure?.description.contains(words) == true, "\(String(describing: failure)) lacks \(words)")
+    }
+
+    @Test func quotedValuesAreCutAndEscaped() {
+        let failure = error("p=" + String(repeating: "9", count: 40) + "x")
+        #expect(failure?.description.contains("…") == true)
+        let control = RingSpecError.quote("a\u{1}\"\\")
+        #expect(control == "\"a\\u{1}\\\"\\\\\"")
+    }
+
+    @Test func widthMayReachAThirdOfTheSize() throws {
+        #expect(try spec("p=1&width=40").width == 40)
+        #expect(try spec("p=1&size=30&width=10&trackWidth=10").trackWidth == 10)
+    }
+
+    @Test func labelLimitCountsScalarsNotGraphemes() {
+        // One grapheme made of 70 scalars must not slip through as "1 character".
+        let combining = "e" + String(repeating: "\u{0301}", count: 69)
+        let encoded = combining.unicodeScalars.map { scalar in
+            String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true) }.joined()
+        }.joined()
+        #expect(error("p=1&label=\(encoded)")?.parameter == "label")
+    }
+
+    @Test func percentageIsUnclamped() throws {
+        let ring = try spec("p=150")
+        #expect(ring.fraction == 1)
+        #expect(ring.percentage == 150)
+        #expect(RingRenderer.percentageText(ring) == "150%")
+        #expect(RingRenderer.percentageText(try spec("p=-5")) == "-5%")
+        #expect(RingRenderer.percentageText(try spec("p=72.456&decimals=2")) == "72.46%")
+        #expect(RingRenderer.percentageText(try spec("p=72&decimals=3")) == "72.000%")
+        #expect(RingRenderer.percentageText(try spec("p=3&max=4")) == "75%")
+    }
+}
