@@ -63,6 +63,7 @@ public struct HTTPRequestParser {
             start += buffer[start] == CR ? 2 : 1
         }
         scanned = max(scanned, start)
+        try checkMethodPrefix()
         guard let headEnd = try findHeadEnd() else { return nil }
         let bodyStart = headEnd
         let head = try parseHead(start..<headEnd)
@@ -75,6 +76,22 @@ public struct HTTPRequestParser {
 
     private let CR = UInt8(ascii: "\r")
     private let LF = UInt8(ascii: "\n")
+
+    /// Refuses garbage (a TLS hello, binary noise) as soon as the method cannot be a token,
+    /// instead of waiting for a line end that may never come.
+    private func checkMethodPrefix() throws(HTTPParseError) {
+        var index = start
+        while index < buffer.count, index - start <= Self.longestMethod {
+            let byte = buffer[index]
+            if byte == UInt8(ascii: " ") { return }
+            guard Self.isTokenByte(byte) else { throw .badRequest("malformed request line") }
+            index += 1
+        }
+        if index - start > Self.longestMethod { throw .badRequest("malformed request line") }
+    }
+
+    /// Longer methods than this are not methods anyone sends.
+    private static let longestMethod = 32
 
     /// The index just past the blank line ending the head, enforcing the size limits on the way.
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {

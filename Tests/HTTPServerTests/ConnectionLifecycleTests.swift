@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Timeouts, half-closed and reset connections, limits and graceful shutdown.
+@Suite struct ConnectionLifecycleTests {
+    private func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    @Test func cutsOffSlowHeadersWhileServingOthers() throws {
+        let server = try TestServer { $0.headerTimeout = 0.5 }
+        let slow = try server.client()
+        slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        let started = Date()
+        for _ in 0..<5 {
+            #expect(try server.exchange("GET /other HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+        }
+        #expect(slow.isClosedByPeer())
+        let waited = Date().timeIntervalSince(started)
+        #expect(waited >= 0.4 && waited < 2, "closed after \(waited) s")
+        #expect(server.server.statistics.timeouts >= 1)
+    }
+
+    @Test func closesIdleKeepAliveConnections() throws {
+        let server = try TestServer { $0.idleTimeout = 0.4 }
+        let client = try server.client()
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        let started = Date()
+        #expect(client.isClosedByPeer())
+        #expect(Date().timeIntervalSince(started) >= 0.3)
+    }
+
+    @Test func answersAHalfClosedClient() throws {
+        let server = try TestServer()
+        let client = try server.client()
+        client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.shutdownWrite()
+        #expect(client.readResponse()?.text == "GET /one  1.1")
+        let second = try #require(client.readResponse())
+        #expect(second.text == "GET /two  1.1")
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test func survivesResetConnectionsAndReleasesThem() throws {
+        let server = try TestServer()
+        for index in 0..<200 {
+            let client = try server.client()
+            client.send(index % 2 == 0 ? "GET / HTTP/1.1\r\nHost: x\r\n" : "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+            client.reset()
+        }
+        #expect(try server.exchange("GET /alive HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+        #expect(waitUntil { server.server.statistics.openConnections == 0 }, "\(server.server.statistics.openConnections) still open")
+    }
+
+    @Test func deliversLargeResponsesToSlowReaders() throws {
+        let server = try TestServer()
+        let client = try server.client()
+        var size: Int32 = 65536
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(300_000)  // the server's send buffer fills and it must wait for EPOLLOUT
+        let big = try #require(client.readResponse())
+        #expect(big.body.count == EchoResponder.bigBody.count)
+        #expect(client.readResponse()?.text == "GET /after  1.1")
+    }
+
+    @Test func backsOffAPipelineFlood() throws {
+        let server = try TestServer { $0.maxPendingOutputBytes = 64 * 1024 }
+        let client = try server.client()
+        // 200 pipelined requests for 4 MiB each: the server must stop reading, not buffer 800 MiB.
+        client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: 200))
+        for _ in 0..<3 {
+            #expect(client.readResponse()?.body.count == EchoResponder.bigBody.count)
+        }
+    }
+
+    @Test func refusesConnectionsOverTheCap() throws {
+        let server = try TestServer {
+            $0.maxConnections = 2
+            $0.eventLoops = 1
+        }
+        let first = try server.client()
+        let second = try server.client()
+        first.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        second.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(first.readResponse()?.status == 200)
+        #expect(second.readResponse()?.status == 200)
+        let third = try server.client()
+        #expect(third.isClosedByPeer())
+        #expect(server.server.statistics.refusedConnections == 1)
+    }
+
+    @Test func idleConnectionsAddNoThreads() throws {
+        let server = try TestServer()
+        let before = Self.threadCount()
+        var clients: [RawClient] = []
+        for _ in 0..<300 { clients.append(try server.client()) }
+        #expect(waitUntil { server.server.statistics.openConnections == 300 })
+        #expect(try server.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
+        #expect(Self.threadCount() <= before + 1)
+        clients.removeAll()
+    }
+
+    @Test func drainsOnShutdown() throws {
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.eventLoops = 2
+        let server = Server(configuration: configuration, responder: EchoResponder())
+        let port = try server.start()
+        let idle = try RawClient(port: port)
+        idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(idle.readResponse()?.status == 200)
+        let reader = try RawClient(port: port)
+        var size: Int32 = 65536
+        setsockopt(reader.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        reader.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(200_000)
+        server.shutdown()
+        #expect(idle.isClosedByPeer())
+        // The in-flight response is finished, never cut mid-body.
+        let big = try #require(reader.readResponse())
+        #expect(big.body.count == EchoResponder.bigBody.count)
+        #expect(big.header("Connection") == nil)
+        server.wait()
+        #expect((try? RawClient(port: port)) == nil, "still accepting after shutdown")
+    }
+
+    static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
+    }
+}

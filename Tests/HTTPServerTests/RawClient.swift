@@ -1,0 +1,125 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A blocking TCP client that sends exact bytes and reads exact bytes, for testing the server
+/// at the wire.
+final class RawClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `host` (IPv4 or IPv6 literal) on `port`, with a receive timeout.
+    init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else { throw ClientError("resolve") }
+        defer { freeaddrinfo(result) }
+        fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ClientError("socket") }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            close(fd)
+            throw ClientError("connect \(errno)")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) { send(Array(text.utf8)) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    /// Closes our sending side (the peer reads EOF) but keeps reading.
+    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+
+    /// Closes with an RST instead of a FIN.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
+    /// Reads more bytes; false on EOF, error or timeout.
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+
+    /// True when the server has closed the connection (EOF or reset) within the timeout.
+    func isClosedByPeer() -> Bool {
+        while fill() {}
+        return errno != EAGAIN && errno != EWOULDBLOCK
+    }
+
+    /// Everything until the server closes.
+    func readToEnd() -> String {
+        while fill() {}
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// One response, framed by its Content-Length (none for HEAD, 1xx, 204, 304).
+    func readResponse(head: Bool = false) -> Response? {
+        while true {
+            if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
+                let headText = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                var lines = headText.components(separatedBy: "\r\n")
+                let statusLine = lines.removeFirst()
+                let parts = statusLine.split(separator: " ", maxSplits: 2)
+                guard parts.count >= 2, let status = Int(parts[1]) else { return nil }
+                var headers: [(String, String)] = []
+                for line in lines {
+                    guard let colon = line.firstIndex(of: ":") else { return nil }
+                    headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                }
+                let length =
+                    head || status == 304 || status == 204
+                    ? 0 : Int(headers.first { $0.0.lowercased() == "content-length" }?.1 ?? "0") ?? 0
+                while buffer.count < end.upperBound + length {
+                    guard fill() else { return nil }
+                }
+                let body = Array(buffer[end.upperBound..<(end.upperBound + length)])
+                buffer.removeSubrange(0..<(end.upperBound + length))
+                return Response(statusLine: statusLine, status: status, headers: headers, body: body)
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    struct Response {
+        var statusLine: String
+        var status: Int
+        var headers: [(String, String)]
+        var body: [UInt8]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+
+        func headers(named name: String) -> [String] {
+            headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
+        }
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    struct ClientError: Error {
+        var what: String
+        init(_ what: String) { self.what = what }
+    }
+}
