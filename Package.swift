@@ -27,8 +27,12 @@ let package = Package(
         .testTarget(
             name: "RingCoreTests", dependencies: ["RingCore"],
             exclude: ["__Snapshots__"], swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "RingServiceTests", dependencies: ["RingService", "RingCore", "HTTPServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "ringTests", dependencies: ["RingCore"], swiftSettings: swiftSettings),
+        // A raw-socket HTTP client shared by the server and service tests.
+        .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingServiceTests", dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "ringTests", dependencies: ["ring", "RingCore", "HTTPTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HTTPServer
+import HTTPTestSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import HTTPServer
+import HTTPTestSupport
 
 /// RFC 9110/9112 behaviour at the wire, through a real server on a loopback port.
 @Suite struct HTTPConformanceTests {

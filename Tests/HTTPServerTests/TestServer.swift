@@ -1,4 +1,5 @@
 import HTTPServer
+import HTTPTestSupport
 
 /// Answers with what it understood of the request, and a few special paths.
 struct EchoResponder: HTTPResponder {

@@ -6,12 +6,12 @@ import Foundation
 
 /// A blocking TCP client that sends exact bytes and reads exact bytes, for testing the server
 /// at the wire.
-final class RawClient {
-    let fd: Int32
+public final class RawClient {
+    public let fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host` (IPv4 or IPv6 literal) on `port`, with a receive timeout.
-    init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
+    public init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICHOST
@@ -30,9 +30,10 @@ final class RawClient {
 
     deinit { close(fd) }
 
-    func send(_ text: String) { send(Array(text.utf8)) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ text: String) { send(Array(text.utf8)) }
+
+    public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
@@ -42,10 +43,10 @@ final class RawClient {
     }
 
     /// Closes our sending side (the peer reads EOF) but keeps reading.
-    func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
+    public func shutdownWrite() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// Closes with an RST instead of a FIN.
-    func reset() {
+    public func reset() {
         var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
         setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         shutdown(fd, Int32(SHUT_RDWR))
@@ -61,20 +62,20 @@ final class RawClient {
     }
 
     /// True when the server has closed the connection (EOF or reset) within the timeout.
-    func isClosedByPeer() -> Bool {
+    public func isClosedByPeer() -> Bool {
         while fill() {}
         return errno != EAGAIN && errno != EWOULDBLOCK
     }
 
     /// Everything until the server closes.
-    func readToEnd() -> String {
+    public func readToEnd() -> String {
         while fill() {}
         defer { buffer.removeAll() }
         return String(decoding: buffer, as: UTF8.self)
     }
 
     /// One response, framed by its Content-Length (none for HEAD, 1xx, 204, 304).
-    func readResponse(head: Bool = false) -> Response? {
+    public func readResponse(head: Bool = false) -> Response? {
         while true {
             if let end = buffer.firstRange(of: Array("\r\n\r\n".utf8)) {
                 let headText = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
@@ -101,24 +102,24 @@ final class RawClient {
         }
     }
 
-    struct Response {
-        var statusLine: String
-        var status: Int
-        var headers: [(String, String)]
-        var body: [UInt8]
+    public struct Response {
+        public var statusLine: String
+        public var status: Int
+        public var headers: [(String, String)]
+        public var body: [UInt8]
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.0.lowercased() == name.lowercased() }?.1
         }
 
-        func headers(named name: String) -> [String] {
+        public func headers(named name: String) -> [String] {
             headers.filter { $0.0.lowercased() == name.lowercased() }.map(\.1)
         }
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
     }
 
-    struct ClientError: Error {
+    public struct ClientError: Error {
         var what: String
         init(_ what: String) { self.what = what }
     }

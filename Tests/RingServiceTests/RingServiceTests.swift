@@ -1,0 +1,170 @@
+import Foundation
+import HTTPServer
+import HTTPTestSupport
+import RingCore
+import Testing
+
+@testable import RingService
+
+/// A ring service on a loopback port.
+final class ServiceHarness {
+    let server: Server
+    let service: RingService
+    let port: Int
+
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        var configuration = ServiceConfiguration()
+        configure(&configuration)
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.host = "127.0.0.1"
+        serverConfiguration.port = 0
+        serverConfiguration.eventLoops = 2
+        let statistics = ServerStatistics()
+        service = RingService(configuration: configuration, accessLog: try AccessLog(.off), serverStatistics: statistics)
+        server = Server(configuration: serverConfiguration, responder: service, statistics: statistics)
+        port = try server.start()
+    }
+
+    func get(_ target: String, method: String = "GET", headers: String = "") throws -> RawClient.Response {
+        let client = try RawClient(port: port)
+        client.send("\(method) \(target) HTTP/1.1\r\nHost: rings.test\r\n\(headers)\r\n")
+        return try #require(client.readResponse(head: method == "HEAD"))
+    }
+
+    deinit {
+        server.shutdown()
+        server.wait()
+    }
+}
+
+@Suite struct RingServiceTests {
+    @Test func servesARingWithItsHeaders() throws {
+        let harness = try ServiceHarness()
+        let response = try harness.get("/ring.svg?p=72&slice=0.45")
+        #expect(response.status == 200)
+        #expect(response.body == RingRenderer.render(try RingSpec(query: "p=72&slice=0.45")))
+        #expect(response.header("Content-Type") == "image/svg+xml; charset=utf-8")
+        let hash = String(try RingSpec(query: "p=72&slice=0.45").stableHash, radix: 16)
+        #expect(response.header("ETag") == "\"r\(RingRenderer.version)-\(String(repeating: "0", count: 16 - hash.count))\(hash)\"")
+        #expect(response.header("Cache-Control") == "public, max-age=86400, s-maxage=86400")
+        #expect(response.header("Access-Control-Allow-Origin") == "*")
+        #expect(response.header("Cross-Origin-Resource-Policy") == "cross-origin")
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+        #expect(response.header("Content-Security-Policy") == "default-src 'none'; style-src 'unsafe-inline'")
+        #expect(response.header("Date") != nil)
+        #expect(response.header("X-Ring-Error") == nil)
+    }
+
+    @Test func maxAgeIsConfigurable() throws {
+        let harness = try ServiceHarness { $0.maxAge = 600 }
+        #expect(try harness.get("/ring.svg?p=1").header("Cache-Control") == "public, max-age=600, s-maxage=600")
+    }
+
+    @Test func equivalentQueriesShareTheETag() throws {
+        let harness = try ServiceHarness()
+        let first = try harness.get("/ring.svg?p=72&color=ff0000")
+        let second = try harness.get("/ring.svg?color=%23FF0000&p=72.0&v=2")
+        #expect(first.header("ETag") == second.header("ETag"))
+        #expect(first.body == second.body)
+    }
+
+    @Test(arguments: ["*", "W/\"nope\", ETAG", "\"nope\",ETAG", "W/ETAG"])
+    func answersIfNoneMatchWith304(condition: String) throws {
+        let harness = try ServiceHarness()
+        let etag = try #require(try harness.get("/ring.svg?p=40").header("ETag"))
+        let response = try harness.get("/ring.svg?p=40", headers: "If-None-Match: \(condition.replacing("ETAG", with: etag))\r\n")
+        #expect(response.status == 304)
+        #expect(response.body.isEmpty)
+        #expect(response.header("ETag") == etag)
+        #expect(response.header("Cache-Control") != nil)
+    }
+
+    @Test func mismatchedIfNoneMatchGetsTheRing() throws {
+        let harness = try ServiceHarness()
+        let response = try harness.get("/ring.svg?p=40", headers: "If-None-Match: \"r1-0000000000000000\"\r\n")
+        #expect(response.status == 200)
+    }
+
+    @Test func headMatchesGet() throws {
+        let harness = try ServiceHarness()
+        let get = try harness.get("/ring.svg?p=10")
+        let head = try harness.get("/ring.svg?p=10", method: "HEAD")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+        #expect(head.header("Content-Length") == get.header("Content-Length"))
+        #expect(head.header("ETag") == get.header("ETag"))
+    }
+
+    @Test func invalidQueriesGetAnErrorImage() throws {
+        let harness = try ServiceHarness()
+        let response = try harness.get("/ring.svg?p=1&size=100000")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "image/svg+xml; charset=utf-8")
+        #expect(response.header("X-Ring-Error") == "size: \"100000\" is out of range 16…1024".unicodeScalars.map {
+            $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}"
+        }.joined())
+        #expect(response.header("Cache-Control") == "public, max-age=60, s-maxage=60")
+        #expect(response.body == ErrorImage.render(message: "size: \"100000\" is out of range 16…1024"))
+        #expect(try harness.get("/ring.svg").header("X-Ring-Error") == "p: is required")
+    }
+
+    @Test func hostileQueriesNeverReachTheHeaders() throws {
+        let harness = try ServiceHarness()
+        let response = try harness.get("/ring.svg?p=%0D%0AX-Evil:%201")
+        #expect(response.header("X-Evil") == nil)
+        #expect(response.header("X-Ring-Error")?.contains("\\u{d}") == true)
+    }
+
+    @Test func limitsTheQueryLength() throws {
+        let harness = try ServiceHarness { $0.maxQueryBytes = 64 }
+        let response = try harness.get("/ring.svg?p=1&v=" + String(repeating: "a", count: 80))
+        #expect(response.header("X-Ring-Error") == "query: longer than 64 bytes")
+    }
+
+    @Test func routes() throws {
+        let harness = try ServiceHarness()
+        #expect(try harness.get("/healthz").status == 200)
+        #expect(try harness.get("/healthz").text == "ok\n")
+        #expect(try harness.get("/").header("Content-Type") == "text/html; charset=utf-8")
+        #expect(try harness.get("/nope").status == 404)
+        #expect(try harness.get("/ring.svg/../etc/passwd").status == 404)
+        #expect(try harness.get("/ring.png?p=1").status == 404)
+        for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+            let response = try harness.get("/ring.svg?p=1", method: method)
+            #expect(response.status == 405)
+            #expect(response.header("Allow") == "GET, HEAD")
+        }
+    }
+
+    @Test func cachesByQueryAndByHash() throws {
+        let harness = try ServiceHarness()
+        _ = try harness.get("/ring.svg?p=33")
+        _ = try harness.get("/ring.svg?p=33")
+        _ = try harness.get("/ring.svg?p=33.0")
+        let statistics = harness.service.cache.statistics
+        #expect(statistics.hits == 1)
+        #expect(statistics.misses == 2)
+        #expect(statistics.entries == 1)
+    }
+
+    @Test func exposesPrometheusMetrics() throws {
+        let harness = try ServiceHarness()
+        _ = try harness.get("/ring.svg?p=5")
+        _ = try harness.get("/ring.svg?p=5")
+        _ = try harness.get("/ring.svg?p=bad")
+        _ = try harness.get("/missing")
+        let response = try harness.get("/metrics")
+        #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
+        let text = response.text
+        #expect(text.contains("ring_http_requests_total{route=\"ring\",status=\"200\"} 3\n"))
+        #expect(text.contains("ring_http_requests_total{route=\"not_found\",status=\"404\"} 1\n"))
+        #expect(text.contains("ring_render_errors_total 1\n"))
+        #expect(text.contains("ring_cache_hits_total 1\n"))
+        #expect(text.contains("ring_render_seconds_count 1\n"))
+        #expect(text.contains("ring_open_connections 1\n"))
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2 && Double(parts[1]) != nil, "bad sample line \(line)")
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTestSupport
+import RingCore
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The `ring` executable, run as a user would run it.
+@Suite struct CommandLineTests {
+    struct Outcome {
+        var status: Int32
+        var stdout: [UInt8]
+        var stderr: String
+    }
+
+    /// The `ring` built next to the test bundle (SwiftPM builds it first: the test target depends on it).
+    static var executable: URL {
+        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var directory = testBinary.deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.appendingPathComponent("ring")
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            directory.deleteLastPathComponent()
+        }
+        return testBinary.deletingLastPathComponent().appendingPathComponent("ring")
+    }
+
+    static func run(_ arguments: [String]) throws -> Outcome {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Outcome(status: process.terminationStatus, stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func renderPrintsTheServedBytes() throws {
+        let outcome = try Self.run(["render", "p=72&slice=0.45"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == RingRenderer.render(try RingSpec(query: "p=72&slice=0.45")))
+        #expect(outcome.stderr.isEmpty)
+        #expect(try Self.run(["render", "?p=72&slice=0.45"]).stdout == outcome.stdout)
+    }
+
+    @Test func renderReportsABadQuery() throws {
+        let outcome = try Self.run(["render", "p=1&size=100000"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr == "ring: size: \"100000\" is out of range 16…1024\n")
+    }
+
+    @Test(arguments: [["--help"], ["--version"], ["render", "--help"], ["serve", "--help"]])
+    func helpAndVersionSucceed(arguments: [String]) throws {
+        let outcome = try Self.run(arguments)
+        #expect(outcome.status == 0)
+        #expect(!outcome.stdout.isEmpty)
+    }
+
+    @Test func serveHelpListsEveryFlagWithItsDefault() throws {
+        let help = String(decoding: try Self.run(["serve", "--help"]).stdout, as: UTF8.self)
+        for flag in [
+            "--host", "--port", "--cache-mb", "--max-age", "--access-log", "--threads", "--max-connections",
+            "--header-timeout", "--idle-timeout", "--write-timeout", "--drain-timeout", "--max-request-line",
+            "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age",
+        ] {
+            #expect(help.contains(flag), "\(flag) missing")
+        }
+        #expect(help.contains("(env PORT; 8080)"))
+        #expect(help.contains("(10000)"))
+    }
+
+    @Test(arguments: [
+        [], ["bogus"], ["render"], ["render", "a", "b"], ["serve", "--bogus"], ["serve", "--port", "x"],
+        ["serve", "--port"], ["serve", "--cache-mb=0"], ["serve", "--header-timeout", "-1"],
+    ])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let outcome = try Self.run(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.hasPrefix("ring: "))
+        #expect(outcome.stderr.contains("USAGE"))
+    }
+
+    @Test func serveAnswersAndDrainsOnSIGTERM() throws {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "stdout"]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // The first stderr line names the port.
+        var banner = ""
+        while !banner.contains("\n") {
+            let chunk = err.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(Int(banner.split(separator: ":").last?.split(separator: " ").first ?? ""), "\(banner)")
+        let client = try RawClient(port: port)
+        client.send("GET /ring.svg?p=72 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 200)
+        #expect(response.body == RingRenderer.render(RingSpec(value: 72)))
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(client.isClosedByPeer())
+        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains(" GET /ring.svg?p=72 200 \(response.body.count) "))
+        #expect(log.hasSuffix(" miss\n"))
+    }
+}
