@@ -52,19 +52,32 @@ public final class RawClient {
         shutdown(fd, Int32(SHUT_RDWR))
     }
 
-    /// Reads more bytes; false on EOF, error or timeout.
-    private func fill() -> Bool {
+    /// What the last read ended with.
+    private enum ReadEnd { case data, endOfFile, timeout, error }
+
+    private func read() -> ReadEnd {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return false }
-        buffer.append(contentsOf: chunk[0..<count])
-        return true
+        if count > 0 {
+            buffer.append(contentsOf: chunk[0..<count])
+            return .data
+        }
+        if count == 0 { return .endOfFile }
+        return errno == EAGAIN || errno == EWOULDBLOCK ? .timeout : .error
     }
 
-    /// True when the server has closed the connection (EOF or reset) within the timeout.
+    /// Reads more bytes; false on end of file, error or timeout.
+    private func fill() -> Bool { read() == .data }
+
+    /// True when the server closes the connection (FIN or reset) within the timeout.
     public func isClosedByPeer() -> Bool {
-        while fill() {}
-        return errno != EAGAIN && errno != EWOULDBLOCK
+        while true {
+            switch read() {
+            case .data: continue
+            case .endOfFile, .error: return true
+            case .timeout: return false
+            }
+        }
     }
 
     /// Everything until the server closes.
