@@ -21,18 +21,22 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(name: "RingService", dependencies: ["RingCore", "HTTPServer"], swiftSettings: swiftSettings),
-        .executableTarget(name: "ring", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ring", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
         // Release-only measurements: `swift run -c release ring-bench`.
-        .executableTarget(name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCoreTests", dependencies: ["RingCore"],
             exclude: ["__Snapshots__"], swiftSettings: swiftSettings),
         // A raw-socket HTTP client shared by the server and service tests.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingServiceTests", dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport"],
             swiftSettings: swiftSettings),
-        .testTarget(name: "ringTests", dependencies: ["ring", "RingCore", "HTTPTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ringTests", dependencies: ["ring", "RingCore", "HTTPTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -28,7 +28,10 @@ public final class Server: Sendable {
         var signalSources: [any DispatchSourceSignal] = []
     }
 
-    public init(configuration: ServerConfiguration, responder: any HTTPResponder, statistics: ServerStatistics = ServerStatistics()) {
+    public init(
+        configuration: ServerConfiguration, responder: any HTTPResponder,
+        statistics: ServerStatistics = ServerStatistics()
+    ) {
         self.configuration = configuration
         self.responder = responder
         self.statistics = statistics
@@ -49,9 +52,11 @@ public final class Server: Sendable {
         var loops: [EventLoop] = []
         for fd in fds {
             do {
-                loops.append(try EventLoop(listener: fd, configuration: configuration, responder: responder, statistics: statistics))
+                loops.append(
+                    try EventLoop(
+                        listener: fd, configuration: configuration, responder: responder, statistics: statistics))
             } catch {
-                fds.forEach { close($0) }
+                for fd in fds { close(fd) }
                 throw error
             }
         }

@@ -40,8 +40,11 @@ public enum RingExamples {
         ("anim", "p=72&anim=1.5"),
         ("shadow", "p=72&shadow"),
         ("title", "p=72&title=Build+coverage"),
-        ("everything", "p=83&slice=0.3&start=30&dir=ccw&size=200&width=16&trackWidth=10&gradient=06b6d4,6366f1"
-            + "&track=e2e8f0&fill=f8fafc&outline=94a3b8&label={p}+ok&labelColor=0f172a&decimals=1&theme=light&anim=2&shadow=1"
-            + "&title=Everything"),
+        (
+            "everything",
+            "p=83&slice=0.3&start=30&dir=ccw&size=200&width=16&trackWidth=10&gradient=06b6d4,6366f1"
+                + "&track=e2e8f0&fill=f8fafc&outline=94a3b8&label={p}+ok&labelColor=0f172a&decimals=1&theme=light&anim=2&shadow=1"
+                + "&title=Everything"
+        ),
     ]
 }

@@ -62,7 +62,9 @@ public final class AccessLog: Sendable {
     public var isEnabled: Bool { fd != nil }
 
     /// Appends one line.
-    public func record(method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String) {
+    public func record(
+        method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
+    ) {
         guard fd != nil else { return }
         var line = Self.timestamp()
         line += " \(method) \(path)"

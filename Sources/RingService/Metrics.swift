@@ -5,7 +5,8 @@ import Synchronization
 public final class Metrics: Sendable {
     /// The routes requests are counted under.
     public enum Route: String, Sendable, CaseIterable {
-        case ring, playground, healthz, metrics, notFound = "not_found"
+        case ring, playground, healthz, metrics
+        case notFound = "not_found"
     }
 
     /// Statuses counted individually; anything else is `other`.
@@ -59,7 +60,8 @@ public final class Metrics: Sendable {
         for (routeIndex, route) in Route.allCases.enumerated() {
             for statusIndex in 0...Self.statuses.count {
                 let status = statusIndex < Self.statuses.count ? String(Self.statuses[statusIndex]) : "other"
-                let value = requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.load(ordering: .relaxed)
+                let value = requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.load(
+                    ordering: .relaxed)
                 text += "ring_http_requests_total{route=\"\(route.rawValue)\",status=\"\(status)\"} \(value)\n"
             }
         }
@@ -89,7 +91,9 @@ public final class Metrics: Sendable {
         text += "ring_open_connections \(server.openConnections)\n"
         family("ring_connections_accepted_total", "counter", "Client connections accepted.")
         text += "ring_connections_accepted_total \(server.acceptedConnections)\n"
-        family("ring_connections_refused_total", "counter", "Connections closed at once because the connection cap was reached.")
+        family(
+            "ring_connections_refused_total", "counter",
+            "Connections closed at once because the connection cap was reached.")
         text += "ring_connections_refused_total \(server.refusedConnections)\n"
         family("ring_protocol_errors_total", "counter", "Requests the server rejected as malformed HTTP.")
         text += "ring_protocol_errors_total \(server.protocolErrors)\n"

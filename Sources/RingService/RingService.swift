@@ -28,7 +28,7 @@ public final class RingService: HTTPResponder {
         if accessLog.isEnabled {
             accessLog.record(
                 method: request.method.rawValue, path: request.path, query: request.query, status: response.status.code,
-                bytes: request.method == .HEAD ? 0 : response.body.count,
+                bytes: request.method == .head ? 0 : response.body.count,
                 microseconds: Int((Self.now() - started) * 1e6), cache: cacheState)
         }
         return response
@@ -44,7 +44,7 @@ public final class RingService: HTTPResponder {
         default:
             return (.notFound, .text(.notFound, "not found\n", headers: Self.commonHeaders), "-")
         }
-        guard request.method == .GET || request.method == .HEAD else {
+        guard request.method == .get || request.method == .head else {
             let response = HTTPResponse.text(
                 .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + Self.commonHeaders)
             return (route, response, "-")
@@ -56,7 +56,8 @@ public final class RingService: HTTPResponder {
         case .healthz:
             return (route, .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders), "-")
         case .metrics:
-            let text = metrics.exposition(cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics)
+            let text = metrics.exposition(
+                cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics)
             let response = HTTPResponse(
                 status: .ok,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")]
@@ -78,7 +79,10 @@ public final class RingService: HTTPResponder {
         }
         let started = Self.now()
         guard query.utf8.count <= configuration.maxQueryBytes else {
-            return (errorResponse(message: "query: longer than \(configuration.maxQueryBytes) bytes", request: request), false)
+            return (
+                errorResponse(message: "query: longer than \(configuration.maxQueryBytes) bytes", request: request),
+                false
+            )
         }
         let spec: RingSpec
         do {
@@ -92,7 +96,8 @@ public final class RingService: HTTPResponder {
         }
         let svg = RingRenderer.render(spec)
         metrics.recordRender(seconds: Self.now() - started)
-        let entry = makeEntry(body: svg, etag: Self.etag(prefix: "r", hash: hash), maxAge: configuration.maxAge, extra: [])
+        let entry = makeEntry(
+            body: svg, etag: Self.etag(prefix: "r", hash: hash), maxAge: configuration.maxAge, extra: [])
         cache.insert(entry, hash: hash, query: query)
         return (Self.select(entry, for: request), false)
     }

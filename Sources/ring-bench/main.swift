@@ -1,1 +1,91 @@
-print("bench")
+import HTTPServer
+import RingCore
+import RingService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Release-only measurements of the core and the cache hot path, on one core.
+///
+///     swift run -c release ring-bench [--quick]
+///
+/// Each figure is the median over batches of the mean time per operation in a batch, so a
+/// scheduler hiccup moves one batch, not the figure.
+func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// Median nanoseconds per call of `body` over `batches` batches of `size` calls.
+func measure(batches: Int, size: Int, _ body: () -> Int) -> Double {
+    var sink = 0
+    var samples: [Double] = []
+    for _ in 0..<batches {
+        let start = now()
+        for _ in 0..<size { sink &+= body() }
+        samples.append((now() - start) / Double(size) * 1e9)
+    }
+    if sink == 42 { print("") }  // keeps the work observable
+    samples.sort()
+    return samples[samples.count / 2]
+}
+
+func format(_ nanoseconds: Double) -> String {
+    let microseconds = (nanoseconds / 10).rounded() / 100
+    return "\(microseconds) µs"
+}
+
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+/// `--profile N`: only parse and render the default ring N times, for callgrind or perf.
+if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 1])
+{
+    var bytes = 0
+    for _ in 0..<count { bytes &+= RingRenderer.render(try! RingSpec(query: "p=72")).count }
+    print("\(count) rings, \(bytes) bytes")
+    exit(0)
+}
+
+let quick = CommandLine.arguments.contains("--quick")
+let batches = quick ? 5 : 31
+let batchSize = quick ? 200 : 2000
+
+print("parse + render, median per ring (\(batches) batches of \(batchSize)):")
+var total = 0.0
+for example in RingExamples.all {
+    let query = example.query
+    let nanoseconds = measure(batches: batches, size: batchSize) {
+        guard let spec = try? RingSpec(query: query) else { return 0 }
+        return RingRenderer.render(spec).count
+    }
+    total += nanoseconds
+    print("  \(pad(example.name, 16)) \(format(nanoseconds))")
+}
+print("  \(pad("catalogue mean", 16)) \(format(total / Double(RingExamples.all.count)))")
+
+let parseOnly = measure(batches: batches, size: batchSize) { (try? RingSpec(query: "p=72"))?.size ?? 0 }
+let defaultSpec = RingSpec(value: 72)
+let renderOnly = measure(batches: batches, size: batchSize) { RingRenderer.render(defaultSpec).count }
+print("default ring split: parse \(format(parseOnly)), render \(format(renderOnly))")
+
+// The cache hit path as the server runs it: parse the request, look up, choose 200 or 304.
+let statistics = ServerStatistics()
+let service = RingService(
+    configuration: ServiceConfiguration(), accessLog: try! AccessLog(.off), serverStatistics: statistics)
+let requestBytes = Array(
+    "GET /ring.svg?p=72&slice=0.45 HTTP/1.1\r\nHost: rings.example.com\r\nUser-Agent: bench\r\n\r\n".utf8)
+let limits = HTTPRequestParser.Limits(ServerConfiguration())
+func request() -> HTTPRequest {
+    var parser = HTTPRequestParser(limits: limits)
+    requestBytes.withUnsafeBytes { parser.append($0) }
+    return try! parser.next()!
+}
+_ = service.respond(to: request())
+let parseRequest = measure(batches: batches, size: batchSize) { request().query.utf8.count }
+let hit = measure(batches: batches, size: batchSize) { service.respond(to: request()).body.count }
+print("cache hit: request parse \(format(parseRequest)), parse + lookup + respond \(format(hit))")

@@ -29,17 +29,22 @@ enum ServeCommand {
     private static let defaults = (server: ServerConfiguration(), service: ServiceConfiguration())
 
     private static let flags: [Flag] = [
-        Flag(name: "--host", value: "ADDRESS", help: "address to listen on; :: for IPv4 and IPv6 (env HOST; \(defaults.server.host))") {
+        Flag(
+            name: "--host", value: "ADDRESS",
+            help: "address to listen on; :: for IPv4 and IPv6 (env HOST; \(defaults.server.host))"
+        ) {
             text, server, _, _ in
             server.host = text
             return !text.isEmpty
         },
-        Flag(name: "--port", value: "N", help: "TCP port, 0 for any (env PORT; \(defaults.server.port))") { text, server, _, _ in
+        Flag(name: "--port", value: "N", help: "TCP port, 0 for any (env PORT; \(defaults.server.port))") {
+            text, server, _, _ in
             guard let port = integer(text, 0...65535) else { return false }
             server.port = port
             return true
         },
-        Flag(name: "--cache-mb", value: "N", help: "response cache size in MiB (\(defaults.service.cacheBytes >> 20))") {
+        Flag(name: "--cache-mb", value: "N", help: "response cache size in MiB (\(defaults.service.cacheBytes >> 20))")
+        {
             text, _, service, _ in
             guard let megabytes = integer(text, 1...65536) else { return false }
             service.cacheBytes = megabytes << 20
@@ -51,77 +56,108 @@ enum ServeCommand {
             service.maxAge = seconds
             return true
         },
-        Flag(name: "--error-max-age", value: "SECONDS", help: "max-age of error images (\(defaults.service.errorMaxAge))") {
+        Flag(
+            name: "--error-max-age", value: "SECONDS", help: "max-age of error images (\(defaults.service.errorMaxAge))"
+        ) {
             text, _, service, _ in
             guard let seconds = integer(text, 0...60) else { return false }
             service.errorMaxAge = seconds
             return true
         },
-        Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") { text, _, _, log in
+        Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") {
+            text, _, _, log in
             log = text
             return !text.isEmpty
         },
-        Flag(name: "--threads", value: "N", help: "event loops, one thread each (\(defaults.server.eventLoops) = cores)") {
+        Flag(
+            name: "--threads", value: "N", help: "event loops, one thread each (\(defaults.server.eventLoops) = cores)"
+        ) {
             text, server, _, _ in
             guard let count = integer(text, 1...256) else { return false }
             server.eventLoops = count
             return true
         },
-        Flag(name: "--max-connections", value: "N", help: "connections held at once (\(defaults.server.maxConnections))") {
+        Flag(
+            name: "--max-connections", value: "N", help: "connections held at once (\(defaults.server.maxConnections))"
+        ) {
             text, server, _, _ in
             guard let count = integer(text, 1...1_000_000) else { return false }
             server.maxConnections = count
             return true
         },
-        Flag(name: "--header-timeout", value: "SECONDS", help: "deadline for a request head (\(defaults.server.headerTimeout))") {
+        Flag(
+            name: "--header-timeout", value: "SECONDS",
+            help: "deadline for a request head (\(defaults.server.headerTimeout))"
+        ) {
             text, server, _, _ in
             guard let seconds = number(text), seconds > 0 else { return false }
             server.headerTimeout = seconds
             return true
         },
-        Flag(name: "--idle-timeout", value: "SECONDS", help: "keep-alive idle timeout (\(defaults.server.idleTimeout))") {
+        Flag(name: "--idle-timeout", value: "SECONDS", help: "keep-alive idle timeout (\(defaults.server.idleTimeout))")
+        {
             text, server, _, _ in
             guard let seconds = number(text), seconds > 0 else { return false }
             server.idleTimeout = seconds
             return true
         },
-        Flag(name: "--write-timeout", value: "SECONDS", help: "deadline for a client to read a response (\(defaults.server.writeTimeout))") {
+        Flag(
+            name: "--write-timeout", value: "SECONDS",
+            help: "deadline for a client to read a response (\(defaults.server.writeTimeout))"
+        ) {
             text, server, _, _ in
             guard let seconds = number(text), seconds > 0 else { return false }
             server.writeTimeout = seconds
             return true
         },
-        Flag(name: "--drain-timeout", value: "SECONDS", help: "on SIGTERM, time to finish in-flight responses (\(defaults.server.drainTimeout))") {
+        Flag(
+            name: "--drain-timeout", value: "SECONDS",
+            help: "on SIGTERM, time to finish in-flight responses (\(defaults.server.drainTimeout))"
+        ) {
             text, server, _, _ in
             guard let seconds = number(text) else { return false }
             server.drainTimeout = seconds
             return true
         },
-        Flag(name: "--max-request-line", value: "BYTES", help: "longest request line, else 414 (\(defaults.server.maxRequestLineBytes))") {
+        Flag(
+            name: "--max-request-line", value: "BYTES",
+            help: "longest request line, else 414 (\(defaults.server.maxRequestLineBytes))"
+        ) {
             text, server, _, _ in
             guard let bytes = integer(text, 64...1_048_576) else { return false }
             server.maxRequestLineBytes = bytes
             return true
         },
-        Flag(name: "--max-header-bytes", value: "BYTES", help: "largest header block, else 431 (\(defaults.server.maxHeaderBytes))") {
+        Flag(
+            name: "--max-header-bytes", value: "BYTES",
+            help: "largest header block, else 431 (\(defaults.server.maxHeaderBytes))"
+        ) {
             text, server, _, _ in
             guard let bytes = integer(text, 256...1_048_576) else { return false }
             server.maxHeaderBytes = bytes
             return true
         },
-        Flag(name: "--max-headers", value: "N", help: "most header fields, else 431 (\(defaults.server.maxHeaderCount))") {
+        Flag(
+            name: "--max-headers", value: "N", help: "most header fields, else 431 (\(defaults.server.maxHeaderCount))"
+        ) {
             text, server, _, _ in
             guard let count = integer(text, 1...10_000) else { return false }
             server.maxHeaderCount = count
             return true
         },
-        Flag(name: "--max-body", value: "BYTES", help: "largest request body read and discarded, else 413 (\(defaults.server.maxBodyBytes))") {
+        Flag(
+            name: "--max-body", value: "BYTES",
+            help: "largest request body read and discarded, else 413 (\(defaults.server.maxBodyBytes))"
+        ) {
             text, server, _, _ in
             guard let bytes = integer(text, 0...16_777_216) else { return false }
             server.maxBodyBytes = bytes
             return true
         },
-        Flag(name: "--max-query", value: "BYTES", help: "longest query rendered, else an error image (\(defaults.service.maxQueryBytes))") {
+        Flag(
+            name: "--max-query", value: "BYTES",
+            help: "longest query rendered, else an error image (\(defaults.service.maxQueryBytes))"
+        ) {
             text, _, service, _ in
             guard let bytes = integer(text, 1...1_048_576) else { return false }
             service.maxQueryBytes = bytes
@@ -130,7 +166,8 @@ enum ServeCommand {
     ]
 
     static var usage: String {
-        var text = "USAGE: ring serve [OPTIONS]\n\nServes /ring.svg?QUERY, /healthz, /metrics and the playground at /.\n\nOPTIONS (default in parentheses):\n"
+        var text =
+            "USAGE: ring serve [OPTIONS]\n\nServes /ring.svg?QUERY, /healthz, /metrics and the playground at /.\n\nOPTIONS (default in parentheses):\n"
         for flag in flags {
             let left = "  \(flag.name) \(flag.value)"
             text += left.padding(toLength: max(left.count + 2, 36), withPad: " ", startingAt: 0) + flag.help + "\n"
@@ -146,7 +183,9 @@ enum ServeCommand {
         let environment = ProcessInfoLite.environment
         if let host = environment["HOST"], !host.isEmpty { server.host = host }
         if let port = environment["PORT"] {
-            guard let value = integer(port, 0...65535) else { Usage.fail("PORT: '\(port)' is not a port number", usage: usage) }
+            guard let value = integer(port, 0...65535) else {
+                Usage.fail("PORT: '\(port)' is not a port number", usage: usage)
+            }
             server.port = value
         }
         var index = 0
@@ -178,7 +217,9 @@ enum ServeCommand {
         return serve(server: server, service: service, accessLog: accessLog)
     }
 
-    private static func serve(server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: String) -> Int32 {
+    private static func serve(
+        server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: String
+    ) -> Int32 {
         var stderr = StandardError()
         let log: AccessLog
         do {
@@ -193,7 +234,9 @@ enum ServeCommand {
         do {
             let port = try server.start()
             server.shutdownOnSignals()
-            print("ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops)", to: &stderr)
+            print(
+                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops)",
+                to: &stderr)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)
             return 1

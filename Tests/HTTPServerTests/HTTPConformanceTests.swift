@@ -1,8 +1,8 @@
 import Foundation
+import HTTPTestSupport
 import Testing
 
 @testable import HTTPServer
-import HTTPTestSupport
 
 /// RFC 9110/9112 behaviour at the wire, through a real server on a loopback port.
 @Suite struct HTTPConformanceTests {
@@ -45,7 +45,8 @@ import HTTPTestSupport
     @Test func honoursConnectionClose() throws {
         let server = try TestServer()
         let client = try server.client()
-        client.send("GET / HTTP/1.1\r\nHost: x\r\nConnection: foo, close\r\n\r\nGET /ignored HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send(
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: foo, close\r\n\r\nGET /ignored HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = try #require(client.readResponse())
         #expect(response.header("Connection") == "close")
         #expect(client.isClosedByPeer())
@@ -54,8 +55,12 @@ import HTTPTestSupport
     @Test func ignoresLeadingEmptyLinesAndAcceptsAbsoluteForm() throws {
         let server = try TestServer()
         #expect(try server.exchange("\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
-        #expect(try server.exchange("GET http://example.com:80/p?q=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")?.text == "GET /p q=1 1.1")
-        #expect(try server.exchange("GET http://example.com?q=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")?.text == "GET / q=1 1.1")
+        #expect(
+            try server.exchange("GET http://example.com:80/p?q=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")?.text
+                == "GET /p q=1 1.1")
+        #expect(
+            try server.exchange("GET http://example.com?q=1 HTTP/1.1\r\nHost: example.com\r\n\r\n")?.text
+                == "GET / q=1 1.1")
     }
 
     @Test func answersPipelinedRequestsInOrder() throws {
@@ -122,7 +127,8 @@ import HTTPTestSupport
 
     @Test func neverUpgrades() throws {
         let server = try TestServer()
-        let response = try server.exchange("GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
+        let response = try server.exchange(
+            "GET / HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n")
         #expect(response?.status == 200)
     }
 
@@ -220,7 +226,8 @@ import HTTPTestSupport
     @Test func refusesATLSHelloWithoutHanging() throws {
         let server = try TestServer()
         let client = try server.client(timeout: 3)
-        let hello: [UInt8] = [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03] + [UInt8](repeating: 0x2A, count: 160)
+        let hello: [UInt8] =
+            [0x16, 0x03, 0x01, 0x00, 0xA5, 0x01, 0x00, 0x00, 0xA1, 0x03, 0x03] + [UInt8](repeating: 0x2A, count: 160)
         client.send(hello)
         let started = Date()
         let answer = client.readToEnd()

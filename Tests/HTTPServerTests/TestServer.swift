@@ -8,7 +8,8 @@ struct EchoResponder: HTTPResponder {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         switch request.path {
         case "/big":
-            return HTTPResponse(status: .ok, headers: [("Content-Type", "application/octet-stream")], body: Self.bigBody)
+            return HTTPResponse(
+                status: .ok, headers: [("Content-Type", "application/octet-stream")], body: Self.bigBody)
         case "/not-modified":
             return HTTPResponse(status: .notModified, headers: [("ETag", "\"x\"")], body: Array("never sent".utf8))
         case "/fixed":

@@ -16,7 +16,9 @@ public final class RawClient {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICHOST
         var result: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else { throw ClientError("resolve") }
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
+            throw ClientError("resolve")
+        }
         defer { freeaddrinfo(result) }
         fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError("socket") }
@@ -30,13 +32,14 @@ public final class RawClient {
 
     deinit { close(fd) }
 
-
     public func send(_ text: String) { send(Array(text.utf8)) }
 
     public func send(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent <= 0 { return }
             offset += sent
         }
@@ -99,7 +102,9 @@ public final class RawClient {
                 var headers: [(String, String)] = []
                 for line in lines {
                     guard let colon = line.firstIndex(of: ":") else { return nil }
-                    headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+                    headers.append(
+                        (String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    )
                 }
                 let length =
                     head || status == 304 || status == 204

@@ -48,7 +48,7 @@ import Testing
 
     @Test func integers() {
         var writer = ByteWriter()
-        for value in [0, 7, 10, 1234567890, -42, Int.max, Int.min] {
+        for value in [0, 7, 10, 1_234_567_890, -42, Int.max, Int.min] {
             writer.append(integer: value)
             writer.append(" ")
         }

@@ -8,7 +8,8 @@ import Testing
 /// Re-record after an intended change with `RING_RECORD_SNAPSHOTS=1 swift test`, look at the
 /// images, and bump `RingRenderer.version` when bytes change for an existing spec.
 @Suite struct GoldenSVGTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "__Snapshots__")
     static let recording = ProcessInfo.processInfo.environment["RING_RECORD_SNAPSHOTS"] == "1"
 
     @Test(arguments: RingExamples.all.map(\.name))
@@ -31,7 +32,9 @@ import Testing
     }
 
     @Test func everySnapshotBelongsToTheCatalogue() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter { $0.hasSuffix(".svg") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
+            $0.hasSuffix(".svg")
+        }
         let names = Set(RingExamples.all.map { "\($0.name).svg" })
         #expect(Set(files) == names)
     }

@@ -61,9 +61,12 @@ import Testing
     }
 
     @Test func strokesStayInsideTheImage() throws {
-        for query in ["p=50", "p=50&width=40", "p=50&width=40&shadow&outline=000", "p=50&size=16&width=5.33&shadow&outline=000"] {
+        for query in [
+            "p=50", "p=50&width=40", "p=50&width=40&shadow&outline=000", "p=50&size=16&width=5.33&shadow&outline=000",
+        ] {
             let g = try geometry(query)
-            let outer = g.radius + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
+            let outer =
+                g.radius + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
             let shadow = query.contains("shadow") ? 3 * g.shadowBlur + g.shadowOffset : 0
             #expect(outer + shadow <= g.width / 2 + 1e-9, "\(query)")
             #expect(g.radius - g.barWidth / 2 > 0, "\(query)")

@@ -73,7 +73,8 @@ import Testing
             func inside(_ x: Double, _ y: Double, margin: Double) -> Bool {
                 x - margin >= -0.01 && y - margin >= -0.01 && x + margin <= width + 0.01 && y + margin <= height + 0.01
             }
-            for element in inspector.elements where element.attributes["stroke"] != nil && element.attributes["stroke"] != "#fff" {
+            for element in inspector.elements
+            where element.attributes["stroke"] != nil && element.attributes["stroke"] != "#fff" {
                 let strokeWidth = Double(element.attributes["stroke-width"] ?? "") ?? 1
                 if element.name == "circle" {
                     let r = try #require(Double(element.attributes["r"] ?? ""))
@@ -82,7 +83,8 @@ import Testing
                         let y = center.1 - r * cos(angle * .pi / 180)
                         #expect(inside(x, y, margin: strokeWidth / 2), "\(query): circle r=\(r)")
                     }
-                } else if element.name == "path", let d = element.attributes["d"], let path = SVGInspector.pathPoints(d) {
+                } else if element.name == "path", let d = element.attributes["d"], let path = SVGInspector.pathPoints(d)
+                {
                     // Sample the arc between consecutive points on its circle.
                     for (from, to) in zip(path.points, path.points.dropFirst()) {
                         let a = SVGInspector.angle(of: from, center: center)
@@ -132,7 +134,8 @@ import Testing
             let sweep = fraction * total * (spec.direction == .cw ? 1 : -1)
             let start = SVGInspector.angle(of: path.points.first!, center: center)
             let end = SVGInspector.angle(of: path.points.last!, center: center)
-            #expect(Self.angularDistance(start, expectedStart) < 0.5, "\(query): starts at \(start), not \(expectedStart)")
+            #expect(
+                Self.angularDistance(start, expectedStart) < 0.5, "\(query): starts at \(start), not \(expectedStart)")
             if total < 360 || fraction == 1 || fraction * 360 < 300 {
                 // Near 100 % on a full ring the end is held back on purpose (see RingGeometry).
                 #expect(Self.angularDistance(end, expectedStart + sweep) < 0.5, "\(query): ends at \(end)")

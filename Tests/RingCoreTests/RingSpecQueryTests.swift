@@ -67,6 +67,28 @@ import Testing
         #expect(try !spec("p=1&half=\(text)").half)
     }
 
+    /// The hand-written decimal parser agrees with the standard library on every value.
+    @Test func decimalsParseExactlyAsTheStandardLibraryDoes() throws {
+        var generator = SeededGenerator(seed: 11)
+        for _ in 0..<5000 {
+            let integerDigits = Int.random(in: 0...12, using: &generator)
+            let fractionDigits = Int.random(in: 0...18, using: &generator)
+            var text = Bool.random(using: &generator) ? "-" : ""
+            text += (0..<max(integerDigits, 1)).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            if fractionDigits > 0 {
+                text +=
+                    "." + (0..<fractionDigits).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            }
+            let expected = try #require(Double(text))
+            #expect(try spec("p=\(text)&min=-1000000000000&max=1000000000000").value == expected + 0, "\(text)")
+        }
+        #expect(try spec("p=.5").value == 0.5)
+        #expect(try spec("p=5.").value == 5)
+        #expect(try spec("p=%2B5").value == 5)
+        #expect(try spec("p=0.1").value == 0.1)
+        #expect(try spec("p=-0").value.sign == .plus)
+    }
+
     @Test func unknownParametersAreIgnored() throws {
         #expect(try spec("p=72&v=2&utm_source=x&%zz=1&P=5") == spec("p=72"))
         #expect(try spec("p=72&v=2").canonicalKey == spec("p=72").canonicalKey)

@@ -22,7 +22,8 @@ import Testing
         while directory.path != "/" {
             let candidate = directory.appendingPathComponent("ring")
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue
+            {
                 return candidate
             }
             directory.deleteLastPathComponent()
@@ -42,7 +43,8 @@ import Testing
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus, stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
     @Test func renderPrintsTheServedBytes() throws {
@@ -92,34 +94,77 @@ import Testing
         #expect(outcome.stderr.contains("USAGE"))
     }
 
-    @Test func serveAnswersAndDrainsOnSIGTERM() throws {
+    /// A running `ring serve` on a free port, with its output pipes.
+    final class ServeProcess {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "stdout"]
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // The first stderr line names the port.
-        var banner = ""
-        while !banner.contains("\n") {
-            let chunk = err.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            banner += String(decoding: chunk, as: UTF8.self)
+        let port: Int
+
+        init(_ extra: [String] = []) throws {
+            process.executableURL = CommandLineTests.executable
+            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "stdout"] + extra
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            // The first stderr line names the port.
+            var banner = ""
+            while !banner.contains("\n") {
+                let chunk = err.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                banner += String(decoding: chunk, as: UTF8.self)
+            }
+            port = try #require(Int(banner.split(separator: ":").last?.split(separator: " ").first ?? ""), "\(banner)")
         }
-        let port = try #require(Int(banner.split(separator: ":").last?.split(separator: " ").first ?? ""), "\(banner)")
-        let client = try RawClient(port: port)
+
+        /// A line of /proc/PID/status, e.g. `Threads`.
+        func status(_ field: String) -> Int? {
+            let text = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            return line.flatMap {
+                Int($0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces).split(separator: " ")[0])
+            }
+        }
+
+        deinit {
+            if process.isRunning {
+                process.terminate()
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    @Test func serveAnswersAndDrainsOnSIGTERM() throws {
+        let server = try ServeProcess()
+        let client = try RawClient(port: server.port)
         client.send("GET /ring.svg?p=72 HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = try #require(client.readResponse())
         #expect(response.status == 200)
         #expect(response.body == RingRenderer.render(RingSpec(value: 72)))
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        #expect(server.process.terminationStatus == 0)
         #expect(client.isClosedByPeer())
-        let log = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: server.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains(" GET /ring.svg?p=72 200 \(response.body.count) "))
         #expect(log.hasSuffix(" miss\n"))
+    }
+
+    /// Idle keep-alive connections cost a descriptor each, never a thread.
+    @Test func idleConnectionsAddNoThreads() throws {
+        let server = try ServeProcess(["--threads", "2"])
+        let warm = try RawClient(port: server.port)
+        warm.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(warm.readResponse()?.status == 200)
+        let before = try #require(server.status("Threads"))
+        var clients: [RawClient] = []
+        for _ in 0..<500 {
+            let client = try RawClient(port: server.port)
+            client.send("GET /ring.svg?p=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+            clients.append(client)
+        }
+        for client in clients { #expect(client.readResponse()?.status == 200) }
+        #expect(try #require(server.status("Threads")) == before)
+        #expect(clients.count == 500)
     }
 }

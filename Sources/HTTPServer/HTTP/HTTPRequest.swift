@@ -19,7 +19,10 @@ public struct HTTPRequest: Sendable {
         var value: Range<Int>
     }
 
-    init(method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool, head: [UInt8], fields: [Field]) {
+    init(
+        method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool, head: [UInt8],
+        fields: [Field]
+    ) {
         self.method = method
         self.path = path
         self.query = query

@@ -4,7 +4,7 @@
 /// resumes where it stopped, so a slow client costs linear time. Several requests in one
 /// buffer (pipelining) come out one by one, in order. Whatever can be used to desynchronise
 /// framing between this server and a proxy in front of it — conflicting lengths,
-/// `Transfer-Encoding`, obs-fold, bare CR, whitespace before a colon — is an error, after
+/// `Transfer-Encoding`, obs-fold, bare carriageReturn, whitespace before a colon — is an error, after
 /// which the caller must close the connection.
 ///
 /// Not `Sendable`: one parser belongs to one connection on one event loop.
@@ -55,12 +55,12 @@ public struct HTTPRequestParser {
     /// The next complete request, nil if more bytes are needed.
     public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
         // RFC 9112 §2.2: ignore empty lines before the request line.
-        while start < buffer.count, buffer[start] == CR || buffer[start] == LF {
-            if buffer[start] == CR {
+        while start < buffer.count, buffer[start] == carriageReturn || buffer[start] == lineFeed {
+            if buffer[start] == carriageReturn {
                 guard start + 1 < buffer.count else { return nil }
-                guard buffer[start + 1] == LF else { throw .badRequest("bare CR") }
+                guard buffer[start + 1] == lineFeed else { throw .badRequest("bare CR") }
             }
-            start += buffer[start] == CR ? 2 : 1
+            start += buffer[start] == carriageReturn ? 2 : 1
         }
         scanned = max(scanned, start)
         try checkMethodPrefix()
@@ -74,8 +74,8 @@ public struct HTTPRequestParser {
         return head.request
     }
 
-    private let CR = UInt8(ascii: "\r")
-    private let LF = UInt8(ascii: "\n")
+    private let carriageReturn = UInt8(ascii: "\r")
+    private let lineFeed = UInt8(ascii: "\n")
 
     /// Refuses garbage (a TLS hello, binary noise) as soon as the method cannot be a token,
     /// instead of waiting for a line end that may never come.
@@ -97,16 +97,17 @@ public struct HTTPRequestParser {
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
         var index = scanned
         while index < buffer.count {
-            if buffer[index] == LF {
+            if buffer[index] == lineFeed {
                 // A line ends here; is the next line empty?
                 let lineStart = index + 1
-                if lineStart < buffer.count, buffer[lineStart] == LF {
+                if lineStart < buffer.count, buffer[lineStart] == lineFeed {
                     return lineStart + 1
                 }
-                if lineStart + 1 < buffer.count, buffer[lineStart] == CR, buffer[lineStart + 1] == LF {
+                if lineStart + 1 < buffer.count, buffer[lineStart] == carriageReturn, buffer[lineStart + 1] == lineFeed
+                {
                     return lineStart + 2
                 }
-                if lineStart >= buffer.count || (lineStart + 1 >= buffer.count && buffer[lineStart] == CR) {
+                if lineStart >= buffer.count || (lineStart + 1 >= buffer.count && buffer[lineStart] == carriageReturn) {
                     break  // cannot tell yet; rescan this line end when more arrives
                 }
             }
@@ -114,7 +115,9 @@ public struct HTTPRequestParser {
             if index - start > limits.maxHeaderBytes { throw .headerFieldsTooLarge }
         }
         scanned = index
-        if buffer.count - start > limits.maxRequestLineBytes, buffer[start..<buffer.count].firstIndex(of: LF) == nil {
+        if buffer.count - start > limits.maxRequestLineBytes,
+            buffer[start..<buffer.count].firstIndex(of: lineFeed) == nil
+        {
             throw .uriTooLong
         }
         return nil
@@ -129,16 +132,17 @@ public struct HTTPRequestParser {
         let head = Array(buffer[range])
         var lines: [Range<Int>] = []
         var lineStart = 0
-        for index in head.indices where head[index] == LF {
+        for index in head.indices where head[index] == lineFeed {
             var end = index
-            if end > lineStart, head[end - 1] == CR { end -= 1 }
+            if end > lineStart, head[end - 1] == carriageReturn { end -= 1 }
             lines.append(lineStart..<end)
             lineStart = index + 1
         }
         // The last entry is the empty line ending the head.
         guard let requestLine = lines.first else { throw .badRequest("empty request") }
         guard requestLine.count <= limits.maxRequestLineBytes else { throw .uriTooLong }
-        for index in head.indices where head[index] == CR && (index + 1 == head.count || head[index + 1] != LF) {
+        for index in head.indices
+        where head[index] == carriageReturn && (index + 1 == head.count || head[index + 1] != lineFeed) {
             throw .badRequest("bare CR")
         }
         let line = try RequestLine(head[requestLine])
@@ -206,7 +210,8 @@ public struct HTTPRequestParser {
         }
         let name = line.lowerBound..<colon
         guard !name.isEmpty, head[name].allSatisfy(isTokenByte) else {
-            throw .badRequest(name.isEmpty || isWhitespace(head[line.lowerBound]) ? "obs-fold or whitespace" : "invalid header name")
+            throw .badRequest(
+                name.isEmpty || isWhitespace(head[line.lowerBound]) ? "obs-fold or whitespace" : "invalid header name")
         }
         var valueStart = colon + 1
         var valueEnd = line.upperBound
@@ -234,7 +239,8 @@ public struct HTTPRequestParser {
         if value.first == UInt8(ascii: "[") {
             guard let close = value.firstIndex(of: UInt8(ascii: "]")) else { return false }
             let literal = value[value.index(after: value.startIndex)..<close]
-            guard !literal.isEmpty, literal.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            guard !literal.isEmpty,
+                literal.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return false }
             let rest = value[value.index(after: close)...]
             if !rest.isEmpty {
@@ -309,7 +315,7 @@ private struct RequestLine {
         method = HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self))
         if target.first != UInt8(ascii: "/") {
             if target.elementsEqual("*".utf8) {
-                guard method == .OPTIONS else { throw .badRequest("* target only with OPTIONS") }
+                guard method == .options else { throw .badRequest("* target only with OPTIONS") }
             } else {
                 // absolute-form: scheme "://" authority path-abempty [ "?" query ]
                 guard let schemeEnd = target.firstIndex(of: UInt8(ascii: ":")),
@@ -317,8 +323,12 @@ private struct RequestLine {
                     target[schemeEnd...].starts(with: "://".utf8)
                 else { throw .badRequest("invalid request target") }
                 let authority = target[(schemeEnd + 3)...]
-                let pathStart = authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) ?? authority.endIndex
-                guard HTTPRequestParser.isValidHost(authority[..<pathStart]) else { throw .badRequest("invalid authority") }
+                let pathStart =
+                    authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
+                    ?? authority.endIndex
+                guard HTTPRequestParser.isValidHost(authority[..<pathStart]) else {
+                    throw .badRequest("invalid authority")
+                }
                 target = pathStart == authority.endIndex ? ArraySlice("/".utf8) : authority[pathStart...]
                 if target.first == UInt8(ascii: "?") { target = ArraySlice("/".utf8) + target }
             }

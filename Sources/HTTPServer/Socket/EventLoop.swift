@@ -37,7 +37,9 @@ final class EventLoop: @unchecked Sendable {
     private static let readable = EPOLLIN.rawValue
     private static let writable = EPOLLOUT.rawValue
 
-    init(listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder, statistics: ServerStatistics) throws(SocketError) {
+    init(
+        listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder, statistics: ServerStatistics
+    ) throws(SocketError) {
         self.configuration = configuration
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
@@ -160,7 +162,9 @@ final class EventLoop: @unchecked Sendable {
             answerRequests(connection, now: now)
             flush(connection, now: now)
         } else if count == 0 {
-            if connection.lingeringSince != nil || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest) {
+            if connection.lingeringSince != nil
+                || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest)
+            {
                 closeConnection(connection)
                 return
             }
@@ -175,7 +179,9 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers every complete buffered request, in order, until the output backs up.
     private func answerRequests(_ connection: Connection, now: Double) {
-        while !connection.closeAfterFlush, connection.output.count - connection.sent < configuration.maxPendingOutputBytes {
+        while !connection.closeAfterFlush,
+            connection.output.count - connection.sent < configuration.maxPendingOutputBytes
+        {
             let request: HTTPRequest
             do {
                 guard let next = try connection.parser.next() else { break }
@@ -184,14 +190,15 @@ final class EventLoop: @unchecked Sendable {
                 statistics.errors.add(1, ordering: .relaxed)
                 let response = HTTPResponse.text(error.status, error.reason + "\n")
                 ResponseSerializer.append(
-                    response, headOnly: false, keepAlive: false, minorVersion: 1, date: date.current(), to: &connection.output)
+                    response, headOnly: false, keepAlive: false, minorVersion: 1, date: date.current(),
+                    to: &connection.output)
                 connection.closeAfterFlush = true
                 break
             }
             let response = responder.respond(to: request)
             let keepAlive = request.keepAlive && !draining && !connection.peerClosed
             ResponseSerializer.append(
-                response, headOnly: request.method == .HEAD, keepAlive: keepAlive,
+                response, headOnly: request.method == .head, keepAlive: keepAlive,
                 minorVersion: request.minorVersion, date: date.current(), to: &connection.output)
             connection.lastActivity = now
             connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
@@ -203,7 +210,9 @@ final class EventLoop: @unchecked Sendable {
     private func flush(_ connection: Connection, now: Double) {
         while connection.hasPendingOutput {
             let count = connection.output.withUnsafeBytes { bytes in
-                send(connection.fd, bytes.baseAddress! + connection.sent, bytes.count - connection.sent, Int32(MSG_NOSIGNAL))
+                send(
+                    connection.fd, bytes.baseAddress! + connection.sent, bytes.count - connection.sent,
+                    Int32(MSG_NOSIGNAL))
             }
             if count > 0 {
                 connection.sent += count

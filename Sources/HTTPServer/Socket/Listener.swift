@@ -9,7 +9,9 @@ import CSystem
 enum Listener {
     /// Opens `count` sockets listening on `host:port`; with port 0, the kernel picks one port
     /// for all of them. Returns the descriptors and the bound port.
-    static func open(host: String, port: Int, count: Int, backlog: Int32) throws(SocketError) -> (fds: [Int32], port: Int) {
+    static func open(host: String, port: Int, count: Int, backlog: Int32) throws(SocketError) -> (
+        fds: [Int32], port: Int
+    ) {
         let address = try resolve(host: host, port: port)
         var fds: [Int32] = []
         var boundPort = port
@@ -22,15 +24,18 @@ enum Listener {
                 boundPort = try localPort(fd)
             }
         } catch {
-            fds.forEach { _ = close($0) }
+            for fd in fds { close(fd) }
             throw error
         }
         return (fds, boundPort)
     }
 
-    private static func openOne(_ address: sockaddr_storage, host: String, port: Int, backlog: Int32) throws(SocketError) -> Int32 {
+    private static func openOne(_ address: sockaddr_storage, host: String, port: Int, backlog: Int32)
+        throws(SocketError) -> Int32
+    {
         let family = Int32(address.ss_family)
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
         var on: Int32 = 1
         var off: Int32 = 0
@@ -71,7 +76,8 @@ enum Listener {
         defer { freeaddrinfo(result) }
         var storage = sockaddr_storage()
         withUnsafeMutableBytes(of: &storage) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
+            target.copyMemory(
+                from: UnsafeRawBufferPointer(start: first.pointee.ai_addr, count: Int(first.pointee.ai_addrlen)))
         }
         return storage
     }

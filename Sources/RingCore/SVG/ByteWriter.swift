@@ -1,116 +1,248 @@
-/// An append-only byte buffer that SVG and error images are written into.
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An append-only byte buffer that SVG, error images and canonical keys are written into.
 ///
 /// Rendering appends bytes and formats numbers by hand instead of building `String`s:
 /// `String(format:)` costs about 1.8 µs a call on Linux, and a ring has dozens of numbers.
+/// The buffer is raw memory owned by this non-copyable value, so an append is a bounds check
+/// and a `memcpy`, with no uniqueness checks or generic collection code on the way.
+///
 /// Numbers are written in fixed point with at most `decimals` digits after the point, rounded
 /// half away from zero on the binary value, trailing zeros dropped, and never as `-0`.
-public struct ByteWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+public struct ByteWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    public private(set) var count = 0
 
     /// Creates an empty writer that can hold `capacity` bytes before it grows.
     public init(capacity: Int = 1024) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deallocate()
+    }
+
+    /// A copy of the bytes written.
+    public var bytes: [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// The bytes written, as UTF-8 text.
+    public var text: String {
+        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    }
+
+    /// Calls `body` with the bytes written, without copying them.
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Appends ASCII or UTF-8 text known at compile time.
+    @inline(__always)
     public mutating func append(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        append(raw: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Appends raw bytes.
-    public mutating func append(bytes other: some Sequence<UInt8>) {
-        bytes.append(contentsOf: other)
+    public mutating func append(bytes other: [UInt8]) {
+        other.withUnsafeBufferPointer { append(raw: $0.baseAddress, count: $0.count) }
     }
 
     /// Appends a single byte.
+    @inline(__always)
     public mutating func append(byte: UInt8) {
-        bytes.append(byte)
+        reserve(1)
+        base[count] = byte
+        count += 1
     }
 
     /// Appends `text` as XML character data or an attribute value: the five XML special
     /// characters become entities, everything else is copied as UTF-8.
     public mutating func append(escaping text: String) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): append("&amp;")
-            case UInt8(ascii: "<"): append("&lt;")
-            case UInt8(ascii: ">"): append("&gt;")
-            case UInt8(ascii: "\""): append("&quot;")
-            case UInt8(ascii: "'"): append("&#39;")
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let entity: StaticString
+                switch utf8[index] {
+                case UInt8(ascii: "&"): entity = "&amp;"
+                case UInt8(ascii: "<"): entity = "&lt;"
+                case UInt8(ascii: ">"): entity = "&gt;"
+                case UInt8(ascii: "\""): entity = "&quot;"
+                case UInt8(ascii: "'"): entity = "&#39;"
+                default: continue
+                }
+                append(raw: utf8.baseAddress! + runStart, count: index - runStart)
+                append(entity)
+                runStart = index + 1
             }
+            append(raw: utf8.baseAddress.map { $0 + runStart }, count: utf8.count - runStart)
         }
     }
 
     /// Appends a decimal integer.
     public mutating func append(integer value: Int) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDigits(value.magnitude)
-        } else {
-            appendDigits(UInt(value))
-        }
+        if value < 0 { append(byte: UInt8(ascii: "-")) }
+        appendDigits(UInt64(value.magnitude), minimumDigits: 1)
     }
 
     /// Appends `value` in fixed point with at most `decimals` (0…6) digits after the point.
-    ///
-    /// Non-finite values and magnitudes beyond 1e12 cannot come out of a validated spec;
-    /// they are written as `0` rather than trapping.
     /// With `keepZeros`, exactly `decimals` digits follow the point (`72.00`), as a label wants.
+    ///
+    /// Non-finite values and magnitudes beyond 9e18 after scaling cannot come out of a
+    /// validated spec; they are written as `0` rather than trapping.
     public mutating func append(number value: Double, decimals: Int = 2, keepZeros: Bool = false) {
-        let scale = Self.powersOfTen[decimals]
+        let scale = Self.powerOfTen(decimals)
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard scaled.isFinite, scaled.magnitude < 9.0e18 else {
-            bytes.append(UInt8(ascii: "0"))
+            append(byte: UInt8(ascii: "0"))
             return
         }
         let fixed = Int64(scaled)
-        if fixed < 0 { bytes.append(UInt8(ascii: "-")) }
+        if fixed < 0 { append(byte: UInt8(ascii: "-")) }
         let magnitude = fixed.magnitude
-        appendDigits(UInt(magnitude / scale))
+        let integer = magnitude / scale
+        if integer < 10_000 {
+            appendSmall(integer)
+        } else {
+            appendDigits(integer, minimumDigits: 1)
+        }
         var fraction = magnitude % scale
-        guard fraction != 0 || (keepZeros && decimals > 0) else { return }
-        bytes.append(UInt8(ascii: "."))
         var digits = decimals
-        while !keepZeros, fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
+        if !keepZeros {
+            guard fraction != 0 else { return }
+            while fraction % 10 == 0 {
+                fraction /= 10
+                digits -= 1
+            }
         }
-        var divisor = Self.powersOfTen[digits - 1]
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(fraction / divisor))
-            fraction %= divisor
-            divisor /= 10
+        guard digits > 0 else { return }
+        append(byte: UInt8(ascii: "."))
+        if digits == 1 {
+            append(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction))
+        } else if digits == 2 {
+            appendPair(Int(fraction))
+        } else {
+            appendDigits(fraction, minimumDigits: digits)
         }
+    }
+
+    /// 0…9999 without a division loop: the common case for coordinates.
+    @inline(__always)
+    private mutating func appendSmall(_ value: UInt64) {
+        let small = Int(value)
+        if small < 10 {
+            append(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small))
+        } else if small < 100 {
+            appendPair(small)
+        } else if small < 1000 {
+            append(byte: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: small / 100))
+            appendPair(small % 100)
+        } else {
+            appendPair(small / 100)
+            appendPair(small % 100)
+        }
+    }
+
+    /// Two digits, 00…99.
+    @inline(__always)
+    private mutating func appendPair(_ value: Int) {
+        reserve(2)
+        let pairs = Self.digitPairs.utf8Start
+        base[count] = pairs[value &* 2]
+        base[count + 1] = pairs[value &* 2 + 1]
+        count += 2
     }
 
     /// Appends two lowercase hexadecimal digits.
+    @inline(__always)
     public mutating func append(hexByte value: UInt8) {
-        bytes.append(Self.hexDigits[Int(value >> 4)])
-        bytes.append(Self.hexDigits[Int(value & 0xF)])
+        reserve(2)
+        let digits = Self.hexDigits.utf8Start
+        base[count] = digits[Int(value >> 4)]
+        base[count + 1] = digits[Int(value & 0xF)]
+        count += 2
     }
 
-    private mutating func appendDigits(_ value: UInt) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(value))
-            return
+    /// Appends 16 lowercase hexadecimal digits.
+    public mutating func append(hex64 value: UInt64) {
+        reserve(16)
+        let digits = Self.hexDigits.utf8Start
+        for index in 0..<16 {
+            base[count + index] = digits[Int(truncatingIfNeeded: value >> UInt64(60 - 4 * index) & 0xF)]
         }
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: enough for any UInt64
-        let count = withUnsafeMutableBytes(of: &scratch) { buffer -> Int in
-            var remaining = value
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") &+ UInt8(remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            return index
-        }
-        withUnsafeBytes(of: &scratch) { bytes.append(contentsOf: $0[count...]) }
+        count += 16
     }
 
-    private static let powersOfTen: [UInt64] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// Writes `value` in decimal, left-padded with zeros to `minimumDigits`, two digits per
+    /// division (the usual table trick: coordinates are written a few dozen times per ring).
+    private mutating func appendDigits(_ value: UInt64, minimumDigits: Int) {
+        var digits = 1
+        var limit: UInt64 = 10
+        while value >= limit, digits < 19 {
+            digits += 1
+            limit &*= 10
+        }
+        digits = max(digits, minimumDigits)
+        reserve(digits)
+        var remaining = value
+        var index = count + digits
+        while remaining >= 100 {
+            let pair = Int(remaining % 100) * 2
+            remaining /= 100
+            index -= 2
+            base[index] = Self.digitPairs.utf8Start[pair]
+            base[index + 1] = Self.digitPairs.utf8Start[pair + 1]
+        }
+        while index > count {
+            index -= 1
+            base[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        }
+        count += digits
+    }
+
+    @inline(__always)
+    private mutating func append(raw source: UnsafePointer<UInt8>?, count length: Int) {
+        guard length > 0, let source else { return }
+        reserve(length)
+        (base + count).update(from: source, count: length)
+        count += length
+    }
+
+    @inline(__always)
+    private mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(to: count + extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        let newCapacity = max(capacity * 2, needed)
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        base.deallocate()
+        base = newBase
+        capacity = newCapacity
+    }
+
+    /// 10^exponent for 0…6, without a table behind a lazy global.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        var result: UInt64 = 1
+        for _ in 0..<min(max(exponent, 0), 6) { result &*= 10 }
+        return result
+    }
+
+    // Literals, not arrays: reading them needs no lazy-initialisation check.
+    private static var hexDigits: StaticString { "0123456789abcdef" }
+    /// "00" "01" … "99".
+    private static var digitPairs: StaticString {
+        // swift-format-ignore
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
 }

@@ -27,7 +27,7 @@ public enum RingRenderer {
         var writer = ByteWriter(capacity: 24)
         writer.append(number: spec.percentage, decimals: spec.decimals, keepZeros: true)
         writer.append(byte: UInt8(ascii: "%"))
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.text
     }
 }
 
@@ -46,7 +46,7 @@ private struct Document {
     let geometry: RingGeometry
     let labelText: String?
     let title: String
-    /// `r` and the 16 hex digits of the stable hash.
+    /// `r` and the 16 hex digits of the stable hash: the prefix of every id and class name.
     let id: [UInt8]
 
     init(spec: RingSpec) {
@@ -61,8 +61,7 @@ private struct Document {
         geometry = RingGeometry(spec: spec, labelText: labelText)
         var idWriter = ByteWriter(capacity: 17)
         idWriter.append(byte: UInt8(ascii: "r"))
-        let hash = spec.stableHash
-        for shift in stride(from: 56, through: 0, by: -8) { idWriter.append(hexByte: UInt8(truncatingIfNeeded: hash >> UInt64(shift))) }
+        idWriter.append(hex64: spec.stableHash)
         id = idWriter.bytes
     }
 
@@ -140,11 +139,11 @@ private struct Document {
             w.append("@media (prefers-reduced-motion:no-preference){")
             className("a", into: &w, selector: true)
             w.append("{animation:")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-f ")
             w.append(number: spec.animation, decimals: 3)
             w.append("s ease-out both}}@keyframes ")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-f{from{stroke-dashoffset:")
             w.append(number: maskDashLength)
             w.append("}}")
@@ -168,7 +167,7 @@ private struct Document {
         if shadow {
             // Plain primitives: older librsvg has no feDropShadow.
             w.append("<filter id=\"")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-s\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
             w.append(number: g.width)
             w.append("\" height=\"")
@@ -183,7 +182,7 @@ private struct Document {
         }
         if animated {
             w.append("<mask id=\"")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-m\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
             w.append(number: g.width)
             w.append("\" height=\"")
@@ -259,12 +258,12 @@ private struct Document {
         let animated = spec.animation > 0
         if shadow {
             w.append("<g filter=\"url(#")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-s)\">")
         }
         if animated {
             w.append("<g mask=\"url(#")
-            w.append(bytes: id)
+            appendID(into: &w)
             w.append("-m)\">")
         }
         if spec.gradient.isEmpty {
@@ -335,7 +334,8 @@ private struct Document {
         w.append(number: g.centerX)
         w.append("\" y=\"")
         w.append(number: g.labelBaseline)
-        w.append("\" text-anchor=\"middle\" font-family=\"Verdana,DejaVu Sans,Helvetica,Arial,sans-serif\" font-size=\"")
+        w.append(
+            "\" text-anchor=\"middle\" font-family=\"Verdana,DejaVu Sans,Helvetica,Arial,sans-serif\" font-size=\"")
         w.append(number: g.fontSize)
         w.append("\" font-weight=\"700\"")
         if labelFollowsScheme {
@@ -378,9 +378,13 @@ private struct Document {
         w.append(byte: UInt8(ascii: "\""))
     }
 
+    private func appendID(into w: inout ByteWriter) {
+        w.append(bytes: id)
+    }
+
     private func className(_ suffix: StaticString, into w: inout ByteWriter, selector: Bool) {
         if selector { w.append(byte: UInt8(ascii: ".")) }
-        w.append(bytes: id)
+        appendID(into: &w)
         w.append(byte: UInt8(ascii: "-"))
         w.append(suffix)
     }

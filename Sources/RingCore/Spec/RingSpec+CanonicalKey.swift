@@ -1,79 +1,174 @@
 extension RingSpec {
     /// A query string that names this ring and no other: parameters in contract order, only
-    /// those that differ from their defaults, numbers in shortest round-trip form, colours as
+    /// those that differ from their defaults, numbers as plain decimals (`72`, not `72.0`), colours as
     /// lowercase `rrggbbaa`, `start` normalised to 0…360. `p=72&color=ff0000` and
     /// `color=%23FF0000&p=72.0` both give `p=72&color=ff0000ff`.
     ///
     /// It is itself a valid query for the same ring.
     public var canonicalKey: String {
-        var parts: [String] = ["p=" + Self.number(value)]
-        func add(_ name: RingParameter, _ text: String) { parts.append(name.rawValue + "=" + text) }
-        if minimum != 0 { add(.min, Self.number(minimum)) }
-        if maximum != 100 { add(.max, Self.number(maximum)) }
-        if slice != 0 { add(.slice, Self.number(slice)) }
-        if half { add(.half, "1") }
-        if start != 0 { add(.start, Self.number(start)) }
-        if direction != .cw { add(.dir, direction.rawValue) }
-        if size != 120 { add(.size, String(size)) }
-        if let width, width != Double(size) / 10 { add(.width, Self.number(width)) }
-        if let trackWidth, trackWidth != resolvedWidth { add(.trackWidth, Self.number(trackWidth)) }
-        if gradient.isEmpty, let color { add(.color, Self.hex(color)) }
-        if !gradient.isEmpty { add(.gradient, gradient.map(Self.hex).joined(separator: ",")) }
-        switch track {
-        case .standard: break
-        case .none: add(.track, "none")
-        case .color(let color): add(.track, Self.hex(color))
-        }
-        if let fill { add(.fill, Self.hex(fill)) }
-        if let background { add(.bg, Self.hex(background)) }
-        if let outline { add(.outline, Self.hex(outline)) }
-        if cap != .round { add(.cap, cap.rawValue) }
-        switch label {
-        case .auto: break
-        case .none: add(.label, "none")
-        case .text(let text): add(.label, Self.escape(text))
-        }
-        if let labelColor { add(.labelColor, Self.hex(labelColor)) }
-        if decimals != 0 { add(.decimals, String(decimals)) }
-        if theme != .auto { add(.theme, theme.rawValue) }
-        if animation != 0 { add(.anim, Self.number(animation)) }
-        if shadow { add(.shadow, "1") }
-        if let title { add(.title, Self.escape(title)) }
-        return parts.joined(separator: "&")
+        var writer = ByteWriter(capacity: 64)
+        writeCanonicalKey(into: &writer)
+        return writer.text
     }
 
     /// A 64-bit FNV-1a hash of ``canonicalKey``: the same on every process and machine
     /// (unlike Swift's seeded `Hasher`). The cache, the ETag and the SVG's element ids use it.
     public var stableHash: UInt64 {
-        StableHash.fnv1a64(canonicalKey.utf8)
+        var writer = ByteWriter(capacity: 64)
+        writeCanonicalKey(into: &writer)
+        return writer.withBytes { StableHash.fnv1a64($0) }
     }
 
-    private static func number(_ value: Double) -> String {
-        let text = value.description
-        return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+    /// Writes the key straight into bytes: rendering needs its hash for every ring.
+    func writeCanonicalKey(into w: inout ByteWriter) {
+        w.append("p=")
+        Self.number(value, into: &w)
+        func name(_ parameter: StaticString, into w: inout ByteWriter) {
+            w.append(byte: UInt8(ascii: "&"))
+            w.append(parameter)
+            w.append(byte: UInt8(ascii: "="))
+        }
+        if minimum != 0 {
+            name("min", into: &w)
+            Self.number(minimum, into: &w)
+        }
+        if maximum != 100 {
+            name("max", into: &w)
+            Self.number(maximum, into: &w)
+        }
+        if slice != 0 {
+            name("slice", into: &w)
+            Self.number(slice, into: &w)
+        }
+        if half {
+            name("half", into: &w)
+            w.append("1")
+        }
+        if start != 0 {
+            name("start", into: &w)
+            Self.number(start, into: &w)
+        }
+        if direction != .cw {
+            name("dir", into: &w)
+            w.append("ccw")
+        }
+        if size != 120 {
+            name("size", into: &w)
+            w.append(integer: size)
+        }
+        if let width, width != Double(size) / 10 {
+            name("width", into: &w)
+            Self.number(width, into: &w)
+        }
+        if let trackWidth, trackWidth != resolvedWidth {
+            name("trackWidth", into: &w)
+            Self.number(trackWidth, into: &w)
+        }
+        if gradient.isEmpty, let color {
+            name("color", into: &w)
+            Self.hex(color, into: &w)
+        }
+        if !gradient.isEmpty {
+            name("gradient", into: &w)
+            for (index, color) in gradient.enumerated() {
+                if index > 0 { w.append(byte: UInt8(ascii: ",")) }
+                Self.hex(color, into: &w)
+            }
+        }
+        switch track {
+        case .standard: break
+        case .none:
+            name("track", into: &w)
+            w.append("none")
+        case .color(let color):
+            name("track", into: &w)
+            Self.hex(color, into: &w)
+        }
+        if let fill {
+            name("fill", into: &w)
+            Self.hex(fill, into: &w)
+        }
+        if let background {
+            name("bg", into: &w)
+            Self.hex(background, into: &w)
+        }
+        if let outline {
+            name("outline", into: &w)
+            Self.hex(outline, into: &w)
+        }
+        if cap != .round {
+            name("cap", into: &w)
+            w.append("butt")
+        }
+        switch label {
+        case .auto: break
+        case .none:
+            name("label", into: &w)
+            w.append("none")
+        case .text(let text):
+            name("label", into: &w)
+            Self.escape(text, into: &w)
+        }
+        if let labelColor {
+            name("labelColor", into: &w)
+            Self.hex(labelColor, into: &w)
+        }
+        if decimals != 0 {
+            name("decimals", into: &w)
+            w.append(integer: decimals)
+        }
+        if theme != .auto {
+            name("theme", into: &w)
+            w.append(theme == .light ? "light" : "dark")
+        }
+        if animation != 0 {
+            name("anim", into: &w)
+            Self.number(animation, into: &w)
+        }
+        if shadow {
+            name("shadow", into: &w)
+            w.append("1")
+        }
+        if let title {
+            name("title", into: &w)
+            Self.escape(title, into: &w)
+        }
     }
 
-    private static func hex(_ color: RingColor) -> String {
-        var writer = ByteWriter(capacity: 8)
-        for channel in [color.red, color.green, color.blue, color.alpha] { writer.append(hexByte: channel) }
-        return String(decoding: writer.bytes, as: UTF8.self)
+    /// A number's canonical text: a function of the `Double` alone. Values exact in six
+    /// decimals use the fixed-point writer; anything else its shortest round-trip form.
+    private static func number(_ value: Double, into w: inout ByteWriter) {
+        let scaled = value * 1_000_000
+        if scaled.magnitude < 9e15, scaled.rounded() == scaled, scaled / 1_000_000 == value {
+            w.append(number: value, decimals: 6)
+        } else {
+            var text = value.description
+            text.withUTF8 { utf8 in
+                for byte in utf8 { w.append(byte: byte) }
+            }
+        }
+    }
+
+    private static func hex(_ color: RingColor, into w: inout ByteWriter) {
+        w.append(hexByte: color.red)
+        w.append(hexByte: color.green)
+        w.append(hexByte: color.blue)
+        w.append(hexByte: color.alpha)
     }
 
     /// Percent-encodes everything but unreserved characters, so the key stays a valid query.
-    private static func escape(_ text: String) -> String {
-        var writer = ByteWriter(capacity: text.utf8.count * 3)
+    private static func escape(_ text: String, into w: inout ByteWriter) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                writer.append(byte: byte)
+                w.append(byte: byte)
             default:
-                writer.append(byte: UInt8(ascii: "%"))
-                writer.append(hexByte: byte)
+                w.append(byte: UInt8(ascii: "%"))
+                w.append(hexByte: byte)
             }
         }
-        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 

@@ -24,7 +24,8 @@ extension RingSpec {
         }
         guard percentage.magnitude <= RingLimits.percentage else {
             throw .outOfRange(
-                parameter: "p", value: "\(value)", range: "of a percentage within ±1e9 (min \(minimum), max \(maximum))")
+                parameter: "p", value: "\(value)", range: "of a percentage within ±1e9 (min \(minimum), max \(maximum))"
+            )
         }
         guard RingLimits.size.contains(size) else {
             throw .outOfRange(parameter: "size", value: "\(size)", range: "16…1024")
@@ -32,7 +33,9 @@ extension RingSpec {
         let widthLimit = Double(size) / 3
         for (name, width) in [("width", width), ("trackWidth", trackWidth)] {
             if let width, !(width > 0 && width <= widthLimit) {
-                throw .outOfRange(parameter: name, value: Self.describe(width), range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
+                throw .outOfRange(
+                    parameter: name, value: Self.describe(width),
+                    range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
             }
         }
         guard RingLimits.slice.contains(slice) else {
@@ -66,7 +69,8 @@ extension RingSpec {
                 throw .invalid(parameter: parameter, value: text, expected: "text of at most \(limit) characters")
             }
             guard !TextRules.isForbidden(scalar) else {
-                throw .invalid(parameter: parameter, value: text, expected: "text without control or bidi-override characters")
+                throw .invalid(
+                    parameter: parameter, value: text, expected: "text without control or bidi-override characters")
             }
         }
     }
@@ -74,7 +78,7 @@ extension RingSpec {
     static func describe(_ number: Double) -> String {
         var writer = ByteWriter(capacity: 16)
         writer.append(number: number, decimals: 3)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.text
     }
 }
 
@@ -83,7 +87,8 @@ extension RingSpec {
 /// Works on the raw bytes of the query; a pair's value becomes a `String` only after it is
 /// known to belong to a parameter of the contract.
 private struct QueryParser {
-    private var seen: Set<RingParameter> = []
+    /// Parameters seen so far, one bit each (by `RingParameter` case index).
+    private var seen: UInt32 = 0
     private var spec = RingSpec(value: 0)
     private var hasValue = false
     private var halfExplicit = false
@@ -102,8 +107,8 @@ private struct QueryParser {
         }
         guard hasValue else { throw .missing(parameter: "p") }
         if spec.half {
-            if seen.contains(.slice) { throw .conflict(parameter: "half", with: "slice") }
-            if seen.contains(.start) { throw .conflict(parameter: "half", with: "start") }
+            if seen & (1 << RingParameter.slice.index) != 0 { throw .conflict(parameter: "half", with: "slice") }
+            if seen & (1 << RingParameter.start.index) != 0 { throw .conflict(parameter: "half", with: "start") }
         }
         try spec.validate()
         return spec
@@ -112,10 +117,19 @@ private struct QueryParser {
     private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
         let equals = bytes.firstIndex(of: UInt8(ascii: "="))
         let rawName = UnsafeBufferPointer(rebasing: bytes[..<(equals ?? bytes.count)])
-        guard rawName.count <= 16, let name = Self.decode(rawName), let parameter = RingParameter(name: name) else {
+        let parameter: RingParameter?
+        if rawName.contains(UInt8(ascii: "%")) || rawName.contains(UInt8(ascii: "+")) {
+            parameter = Self.decode(rawName).flatMap { RingParameter(rawValue: $0) }
+        } else {
+            parameter = RingParameter(name: rawName)
+        }
+        guard let parameter else {
             return  // not ours: cache-busters and unknown parameters never change the ring
         }
-        guard seen.insert(parameter).inserted else { throw .duplicate(parameter: name) }
+        let name = parameter.rawValue
+        let bit = UInt32(1) << parameter.index
+        guard seen & bit == 0 else { throw .duplicate(parameter: name) }
+        seen |= bit
         guard let equals else {
             try assign(parameter, value: nil)
             return
@@ -147,7 +161,9 @@ private struct QueryParser {
         case .dir: spec.direction = try Self.keyword(text, name)
         case .size:
             let size = try Self.integer(text, name)
-            guard RingLimits.size.contains(size) else { throw .outOfRange(parameter: name, value: text, range: "16…1024") }
+            guard RingLimits.size.contains(size) else {
+                throw .outOfRange(parameter: name, value: text, range: "16…1024")
+            }
             spec.size = size
         case .width: spec.width = try Self.positive(text, name)
         case .trackWidth: spec.trackWidth = try Self.positive(text, name)
@@ -180,7 +196,9 @@ private struct QueryParser {
         case .labelColor: spec.labelColor = try Self.color(text, name)
         case .decimals:
             let decimals = try Self.integer(text, name)
-            guard RingLimits.decimals.contains(decimals) else { throw .outOfRange(parameter: name, value: text, range: "0…3") }
+            guard RingLimits.decimals.contains(decimals) else {
+                throw .outOfRange(parameter: name, value: text, range: "0…3")
+            }
             spec.decimals = decimals
         case .theme: spec.theme = try Self.keyword(text, name)
         case .anim: spec.animation = try Self.decimal(text, name, in: RingLimits.animation, "0…10")
@@ -193,20 +211,43 @@ private struct QueryParser {
     }
 
     /// A plain decimal: optional sign, digits, optional fraction. No exponent, hex, NaN or Infinity.
+    ///
+    /// Up to 15 significant digits the value is the integer of its digits divided by a power of
+    /// ten, both exact in a `Double`, so the one division is correctly rounded, as `strtod` would
+    /// be, at a fraction of its cost. Longer numbers go to the standard library.
     private static func decimal(_ text: String, _ name: String) throws(RingSpecError) -> Double {
-        let utf8 = text.utf8
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
         var digits = 0
         var dots = 0
-        var valid = !utf8.isEmpty && utf8.count <= RingLimits.numberLength
-        for (offset, byte) in utf8.enumerated() where valid {
+        var negative = false
+        var valid = !text.utf8.isEmpty && text.utf8.count <= RingLimits.numberLength
+        for (offset, byte) in text.utf8.enumerated() where valid {
             switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                if dots == 1 { fractionDigits += 1 }
+                if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                if significant <= 15 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) }
             case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "-"), UInt8(ascii: "+"): valid = offset == 0
+            case UInt8(ascii: "-"):
+                valid = offset == 0
+                negative = true
+            case UInt8(ascii: "+"): valid = offset == 0
             default: valid = false
             }
         }
-        guard valid, digits > 0, dots <= 1, let number = Double(text) else {
+        guard valid, digits > 0, dots <= 1 else {
+            throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
+        }
+        let number: Double
+        if significant <= 15, fractionDigits <= 22 {
+            let magnitude = Double(mantissa) / Self.exactPowersOfTen[fractionDigits]
+            number = negative ? -magnitude : magnitude
+        } else if let parsed = Double(text) {
+            number = parsed
+        } else {
             throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
         }
         guard number.magnitude <= RingLimits.magnitude else {
@@ -232,7 +273,9 @@ private struct QueryParser {
 
     /// Plain digits, at most 9 of them.
     private static func integer(_ text: String, _ name: String) throws(RingSpecError) -> Int {
-        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }), let number = Int(text) else {
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let number = Int(text)
+        else {
             throw .invalid(parameter: name, value: text, expected: "a whole number")
         }
         return number
@@ -246,7 +289,8 @@ private struct QueryParser {
         }
     }
 
-    private static func keyword<K: RawRepresentable & CaseIterable>(_ text: String, _ name: String) throws(RingSpecError) -> K
+    private static func keyword<K: RawRepresentable & CaseIterable>(_ text: String, _ name: String)
+        throws(RingSpecError) -> K
     where K.RawValue == String {
         guard let value = K(rawValue: text) else {
             let allowed = K.allCases.map(\.rawValue).joined(separator: ", ")
@@ -257,7 +301,8 @@ private struct QueryParser {
 
     private static func color(_ text: String, _ name: String) throws(RingSpecError) -> RingColor {
         guard let color = RingColor(parsing: text) else {
-            throw .invalid(parameter: name, value: text, expected: "a colour (#rgb, #rgba, #rrggbb, #rrggbbaa or a CSS name)")
+            throw .invalid(
+                parameter: name, value: text, expected: "a colour (#rgb, #rgba, #rrggbb, #rrggbbaa or a CSS name)")
         }
         return color
     }
@@ -266,10 +311,20 @@ private struct QueryParser {
         text == "none" ? nil : try color(text, name)
     }
 
+    /// 10^0 … 10^22: every one exact in a `Double`.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
     /// Percent-decodes (`+` is a space) into UTF-8 text; nil for a broken escape or invalid UTF-8.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
-            return String(validating: bytes, as: UTF8.self)
+        var plainASCII = true
+        for byte in bytes where byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte >= 0x80 {
+            plainASCII = false
+            break
+        }
+        if plainASCII {
+            return String(decoding: bytes, as: UTF8.self)  // ASCII is valid UTF-8: skip validation
         }
         var decoded: [UInt8] = []
         decoded.reserveCapacity(bytes.count)
