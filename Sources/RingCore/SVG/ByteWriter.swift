@@ -14,6 +14,8 @@
 public struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
+    /// False while writing into a caller's buffer, which is never freed here.
+    private var ownsStorage: Bool
     /// Bytes written so far.
     public private(set) var count = 0
 
@@ -21,10 +23,20 @@ public struct ByteWriter: ~Copyable {
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
+        ownsStorage = true
+    }
+
+    /// Creates an empty writer over `scratch` (for example stack memory from
+    /// `withUnsafeTemporaryAllocation`); it moves to the heap only if it outgrows it.
+    /// The writer must not outlive `scratch`.
+    public init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        base = scratch.baseAddress!
+        capacity = scratch.count
+        ownsStorage = false
     }
 
     deinit {
-        base.deallocate()
+        if ownsStorage { base.deallocate() }
     }
 
     /// A copy of the bytes written.
@@ -51,6 +63,11 @@ public struct ByteWriter: ~Copyable {
     /// Appends raw bytes.
     public mutating func append(bytes other: [UInt8]) {
         other.withUnsafeBufferPointer { append(raw: $0.baseAddress, count: $0.count) }
+    }
+
+    /// Appends raw bytes.
+    public mutating func append(raw bytes: UnsafeRawBufferPointer) {
+        append(raw: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
     /// Appends a single byte.
@@ -97,6 +114,12 @@ public struct ByteWriter: ~Copyable {
     /// Non-finite values and magnitudes beyond 9e18 after scaling cannot come out of a
     /// validated spec; they are written as `0` rather than trapping.
     public mutating func append(number value: Double, decimals: Int = 2, keepZeros: Bool = false) {
+        if !keepZeros, value.magnitude < 10_000, let integer = Int(exactly: value) {
+            // Whole numbers (sizes, centres, radii of default rings) skip scaling and rounding.
+            if integer < 0 { append(byte: UInt8(ascii: "-")) }
+            appendSmall(UInt64(integer.magnitude))
+            return
+        }
         let scale = Self.powerOfTen(decimals)
         let scaled = (value * Double(scale)).rounded(.toNearestOrAwayFromZero)
         guard scaled.isFinite, scaled.magnitude < 9.0e18 else {
@@ -169,16 +192,6 @@ public struct ByteWriter: ~Copyable {
         count += 2
     }
 
-    /// Appends 16 lowercase hexadecimal digits.
-    public mutating func append(hex64 value: UInt64) {
-        reserve(16)
-        let digits = Self.hexDigits.utf8Start
-        for index in 0..<16 {
-            base[count + index] = digits[Int(truncatingIfNeeded: value >> UInt64(60 - 4 * index) & 0xF)]
-        }
-        count += 16
-    }
-
     /// Writes `value` in decimal, left-padded with zeros to `minimumDigits`, two digits per
     /// division (the usual table trick: coordinates are written a few dozen times per ring).
     private mutating func appendDigits(_ value: UInt64, minimumDigits: Int) {
@@ -225,9 +238,10 @@ public struct ByteWriter: ~Copyable {
         let newCapacity = max(capacity * 2, needed)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if ownsStorage { base.deallocate() }
         base = newBase
         capacity = newCapacity
+        ownsStorage = true
     }
 
     /// 10^exponent for 0…6, without a table behind a lazy global.

@@ -24,10 +24,12 @@ public enum RingRenderer {
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
     public static func percentageText(_ spec: RingSpec) -> String {
-        var writer = ByteWriter(capacity: 24)
-        writer.append(number: spec.percentage, decimals: spec.decimals, keepZeros: true)
-        writer.append(byte: UInt8(ascii: "%"))
-        return writer.text
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+            var writer = ByteWriter(scratch: scratch)
+            writer.append(number: spec.percentage, decimals: spec.decimals, keepZeros: true)
+            writer.append(byte: UInt8(ascii: "%"))
+            return writer.text
+        }
     }
 }
 
@@ -46,8 +48,9 @@ private struct Document {
     let geometry: RingGeometry
     let labelText: String?
     let title: String
-    /// `r` and the 16 hex digits of the stable hash: the prefix of every id and class name.
-    let id: [UInt8]
+    /// The 16 hex digits of the stable hash, as ASCII bytes held inline (no allocation);
+    /// `r` and these prefix every id and class name.
+    let idDigits: (UInt64, UInt64)
 
     init(spec: RingSpec) {
         self.spec = spec
@@ -59,10 +62,15 @@ private struct Document {
         }
         title = spec.title ?? percentage
         geometry = RingGeometry(spec: spec, labelText: labelText)
-        var idWriter = ByteWriter(capacity: 17)
-        idWriter.append(byte: UInt8(ascii: "r"))
-        idWriter.append(hex64: spec.stableHash)
-        id = idWriter.bytes
+        let hash = spec.stableHash
+        var digits: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &digits) { bytes in
+            let hex: StaticString = "0123456789abcdef"
+            for index in 0..<16 {
+                bytes[index] = hex.utf8Start[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index) & 0xF)]
+            }
+        }
+        idDigits = digits
     }
 
     private var isDark: Bool { spec.theme == .dark }
@@ -379,7 +387,8 @@ private struct Document {
     }
 
     private func appendID(into w: inout ByteWriter) {
-        w.append(bytes: id)
+        w.append(byte: UInt8(ascii: "r"))
+        withUnsafeBytes(of: idDigits) { w.append(raw: $0) }
     }
 
     private func className(_ suffix: StaticString, into w: inout ByteWriter, selector: Bool) {

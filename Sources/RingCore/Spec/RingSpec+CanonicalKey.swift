@@ -14,9 +14,11 @@ extension RingSpec {
     /// A 64-bit FNV-1a hash of ``canonicalKey``: the same on every process and machine
     /// (unlike Swift's seeded `Hasher`). The cache, the ETag and the SVG's element ids use it.
     public var stableHash: UInt64 {
-        var writer = ByteWriter(capacity: 64)
-        writeCanonicalKey(into: &writer)
-        return writer.withBytes { StableHash.fnv1a64($0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
+            var writer = ByteWriter(scratch: scratch)
+            writeCanonicalKey(into: &writer)
+            return writer.withBytes { StableHash.fnv1a64($0) }
+        }
     }
 
     /// Writes the key straight into bytes: rendering needs its hash for every ring.

@@ -5,13 +5,17 @@ extension RingSpec {
     /// parameter given twice is an error: the ring it means would be ambiguous.
     public init(query: String) throws(RingSpecError) {
         var query = query
-        let spec = query.withUTF8 { bytes in
-            Result { () throws(RingSpecError) -> RingSpec in
-                var parser = QueryParser()
-                return try parser.parse(bytes)
+        var parser = QueryParser()
+        let failure = query.withUTF8 { bytes -> RingSpecError? in
+            do throws(RingSpecError) {
+                try parser.parse(bytes)
+                return nil
+            } catch {
+                return error
             }
         }
-        self = try spec.get()
+        if let failure { throw failure }
+        self = parser.spec
     }
 
     /// Checks the cross-parameter rules for a spec built in code (the parser already applies them).
@@ -31,12 +35,15 @@ extension RingSpec {
             throw .outOfRange(parameter: "size", value: "\(size)", range: "16…1024")
         }
         let widthLimit = Double(size) / 3
-        for (name, width) in [("width", width), ("trackWidth", trackWidth)] {
-            if let width, !(width > 0 && width <= widthLimit) {
-                throw .outOfRange(
-                    parameter: name, value: Self.describe(width),
-                    range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
-            }
+        if let width, !(width > 0 && width <= widthLimit) {
+            throw .outOfRange(
+                parameter: "width", value: Self.describe(width),
+                range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
+        }
+        if let trackWidth, !(trackWidth > 0 && trackWidth <= widthLimit) {
+            throw .outOfRange(
+                parameter: "trackWidth", value: Self.describe(trackWidth),
+                range: "0…\(Self.describe(widthLimit)) (> 0 and ≤ size/3)")
         }
         guard RingLimits.slice.contains(slice) else {
             throw .outOfRange(parameter: "slice", value: "\(slice)", range: "0…0.9")
@@ -89,11 +96,12 @@ extension RingSpec {
 private struct QueryParser {
     /// Parameters seen so far, one bit each (by `RingParameter` case index).
     private var seen: UInt32 = 0
-    private var spec = RingSpec(value: 0)
+    private(set) var spec = RingSpec(value: 0)
     private var hasValue = false
     private var halfExplicit = false
 
-    mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) -> RingSpec {
+    /// Fills ``spec`` from `query` and validates it.
+    mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
         var pairStart = 0
         var index = 0
         while index <= query.count {
@@ -111,7 +119,6 @@ private struct QueryParser {
             if seen & (1 << RingParameter.start.index) != 0 { throw .conflict(parameter: "half", with: "start") }
         }
         try spec.validate()
-        return spec
     }
 
     private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
