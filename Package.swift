@@ -26,9 +26,7 @@ let package = Package(
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
             name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
-        .testTarget(
-            name: "RingCoreTests", dependencies: ["RingCore"],
-            exclude: ["__Snapshots__"], swiftSettings: swiftSettings),
+        .testTarget(name: "RingCoreTests", dependencies: ["RingCore"], swiftSettings: swiftSettings),
         // A raw-socket HTTP client shared by the server and service tests.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(

@@ -1,3 +1,5 @@
+import RingCore
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,6 +13,12 @@ case "serve":
     status = ServeCommand.run(Array(arguments.dropFirst()))
 case "render":
     status = RenderCommand.run(Array(arguments.dropFirst()))
+case "examples":
+    // The catalogue the docs and golden tests use: one "name<TAB>query" line each.
+    for example in RingExamples.all { print("\(example.name)\t\(example.query)") }
+    status = 0
+case "healthcheck":
+    status = HealthcheckCommand.run(Array(arguments.dropFirst()))
 case "--help", "-h", "help":
     print(Usage.main)
     status = 0

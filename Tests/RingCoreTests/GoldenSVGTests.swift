@@ -3,13 +3,16 @@ import Testing
 
 @testable import RingCore
 
-/// Every catalogue ring against its recorded SVG under `__Snapshots__/`.
+/// Every catalogue ring against its recorded SVG in `docs/images/`: the golden files are also
+/// the pictures the docs show, so a doc image can never drift from what the code renders.
 ///
-/// Re-record after an intended change with `RING_RECORD_SNAPSHOTS=1 swift test`, look at the
+/// Re-record after an intended change with `RING_RECORD_SNAPSHOTS=1 swift test` (or
+/// `scripts/render-docs.sh`, which writes the same bytes through `ring render`), look at the
 /// images, and bump `RingRenderer.version` when bytes change for an existing spec.
 @Suite struct GoldenSVGTests {
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "__Snapshots__")
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/images")
     static let recording = ProcessInfo.processInfo.environment["RING_RECORD_SNAPSHOTS"] == "1"
 
     @Test(arguments: RingExamples.all.map(\.name))

@@ -62,7 +62,9 @@ import Testing
         #expect(outcome.stderr == "ring: size: \"100000\" is out of range 16…1024\n")
     }
 
-    @Test(arguments: [["--help"], ["--version"], ["render", "--help"], ["serve", "--help"]])
+    @Test(arguments: [
+        ["--help"], ["--version"], ["render", "--help"], ["serve", "--help"], ["healthcheck", "--help"],
+    ])
     func helpAndVersionSucceed(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
         #expect(outcome.status == 0)
@@ -85,6 +87,7 @@ import Testing
     @Test(arguments: [
         [], ["bogus"], ["render"], ["render", "a", "b"], ["serve", "--bogus"], ["serve", "--port", "x"],
         ["serve", "--port"], ["serve", "--cache-mb=0"], ["serve", "--header-timeout", "-1"],
+        ["healthcheck", "--port", "0"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
@@ -148,6 +151,14 @@ import Testing
         let log = String(decoding: server.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains(" GET /ring.svg?p=72 200 \(response.body.count) "))
         #expect(log.hasSuffix(" miss\n"))
+    }
+
+    @Test func healthcheckProbesALocalServer() throws {
+        let server = try ServeProcess()
+        #expect(try Self.run(["healthcheck", "--port", String(server.port)]).status == 0)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(try Self.run(["healthcheck", "--port", String(server.port)]).status == 1)
     }
 
     /// Idle keep-alive connections cost a descriptor each, never a thread.

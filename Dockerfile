@@ -1,0 +1,25 @@
+# ring: progress rings as SVG images, served by URL.
+#
+# Build:  docker build -t ring .
+# Run:    docker run --rm -p 8080:8080 ring
+#
+# Stage 1 compiles a release binary with the Swift standard library and Foundation linked in
+# statically, so stage 2 needs nothing but glibc.
+
+FROM swift:6.3-bookworm AS build
+WORKDIR /src
+COPY Package.swift ./
+COPY Sources ./Sources
+COPY Tests ./Tests
+RUN swift build -c release --product ring --static-swift-stdlib \
+    && install -D "$(swift build -c release --show-bin-path)/ring" /out/ring
+
+FROM debian:bookworm-slim
+COPY --from=build /out/ring /usr/local/bin/ring
+# An unprivileged user; the service reads no files and writes only to stdout.
+USER 10001:10001
+ENV PORT=8080 HOST=0.0.0.0
+EXPOSE 8080
+# No curl in the image: the binary probes itself.
+HEALTHCHECK --interval=30s --timeout=3s --start-period=5s --retries=3 CMD ["/usr/local/bin/ring", "healthcheck"]
+ENTRYPOINT ["/usr/local/bin/ring", "serve"]

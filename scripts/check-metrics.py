@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Starts `ring serve`, sends a few requests, and parses /metrics with the Prometheus
+client library's own text parser (PyPI prometheus-client): every family must parse, and the
+counters must agree with the requests sent.
+
+Usage: scripts/check-metrics.py PATH-TO-ring
+"""
+import http.client
+import re
+import subprocess
+import sys
+
+from prometheus_client.parser import text_string_to_metric_families
+
+ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
+server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+                          stderr=subprocess.PIPE, text=True)
+try:
+    banner = server.stderr.readline()
+    port = int(re.search(r":(\d+) ", banner).group(1))
+
+    def get(target):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", target)
+        response = connection.getresponse()
+        body = response.read()
+        connection.close()
+        return response, body
+
+    for target in ["/ring.svg?p=1", "/ring.svg?p=1", "/ring.svg?p=2", "/ring.svg?p=x", "/nope", "/healthz"]:
+        get(target)
+    response, body = get("/metrics")
+    assert response.status == 200, response.status
+    families = {family.name: family for family in text_string_to_metric_families(body.decode())}
+
+    def sample(name, labels=None):
+        for family in families.values():
+            for s in family.samples:
+                if s.name == name and (labels is None or all(s.labels.get(k) == v for k, v in labels.items())):
+                    return s.value
+        raise AssertionError(f"no sample {name} {labels}")
+
+    checks = [
+        (sample("ring_http_requests_total", {"route": "ring", "status": "200"}), 4),
+        (sample("ring_http_requests_total", {"route": "not_found", "status": "404"}), 1),
+        (sample("ring_http_requests_total", {"route": "healthz", "status": "200"}), 1),
+        (sample("ring_render_errors_total"), 1),
+        (sample("ring_cache_hits_total"), 1),
+        (sample("ring_cache_misses_total"), 3),
+        (sample("ring_render_seconds_count"), 2),
+        (sample("ring_cache_entries"), 2),
+    ]
+    failed = [(got, want) for got, want in checks if got != want]
+    for got, want in failed:
+        print(f"FAIL: got {got}, want {want}")
+    assert sample("ring_open_connections") >= 1
+    assert sample("ring_cache_bytes") > 0
+    print(f"check-metrics: {len(families)} families parsed by prometheus_client; "
+          f"{len(checks) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(1 if failed else 0)
+finally:
+    server.terminate()
+    server.wait(timeout=15)
