@@ -45,8 +45,9 @@ public final class Metrics: Sendable {
     public func recordRender(seconds: Double) {
         renderCount.value.add(1, ordering: .relaxed)
         renderNanoseconds.value.add(Int(seconds * 1e9), ordering: .relaxed)
-        for (bound, counter) in zip(Self.renderBuckets, renderCounts) where seconds <= bound {
-            counter.value.add(1, ordering: .relaxed)
+        // One counter per bucket, not per bound: the cumulative sums are made when scraped.
+        if let bucket = Self.renderBuckets.firstIndex(where: { seconds <= $0 }) {
+            renderCounts[bucket].value.add(1, ordering: .relaxed)
         }
     }
 
@@ -68,8 +69,10 @@ public final class Metrics: Sendable {
         family("ring_render_errors_total", "counter", "Queries answered with an error image.")
         text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
         family("ring_render_seconds", "histogram", "Time to parse a query and render its ring (cache misses).")
+        var cumulative = 0
         for (bound, counter) in zip(Self.renderBuckets, renderCounts) {
-            text += "ring_render_seconds_bucket{le=\"\(bound)\"} \(counter.value.load(ordering: .relaxed))\n"
+            cumulative += counter.value.load(ordering: .relaxed)
+            text += "ring_render_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
         }
         let count = renderCount.value.load(ordering: .relaxed)
         text += "ring_render_seconds_bucket{le=\"+Inf\"} \(count)\n"

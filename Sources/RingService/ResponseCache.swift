@@ -1,11 +1,15 @@
 import HTTPServer
+import RingCore
 import Synchronization
 
 /// Complete, pre-serialized ring responses keyed by the spec's stable hash, plus a map from
 /// the raw query to that hash, so a repeated URL is served without parsing or rendering.
 ///
-/// Both maps are LRU and share one byte budget: responses get 7/8 of it, query aliases 1/8.
-/// Safe under concurrency: one mutex, held only for the two lookups or one insert.
+/// The cache is split into shards, each an LRU with its own mutex and an equal part of the
+/// byte budget, so the event loops rarely wait for one another: a shared lock made the loops
+/// sleep on each other (futex waits and context switches) under load. Within a shard, query
+/// aliases get 1/8 of the budget and responses the rest. Eviction is least-recently-used per
+/// shard, which approximates a global LRU closely once shards hold more than a few entries.
 public final class ResponseCache: Sendable {
     /// A ring's responses: the full 200 and the 304 for a matching `If-None-Match`.
     public struct Entry: Sendable {
@@ -14,56 +18,89 @@ public final class ResponseCache: Sendable {
         /// The entity tag, quotes included.
         public var etag: String
 
-        /// Bytes this entry holds, with a fixed allowance for bookkeeping.
-        var cost: Int { ok.body.count + ok.headerBytes.count + notModified.headerBytes.count + etag.utf8.count + 128 }
+        public init(ok: HTTPResponse, notModified: HTTPResponse, etag: String) {
+            self.ok = ok
+            self.notModified = notModified
+            self.etag = etag
+        }
+
+        /// Bytes this entry holds: its own arrays plus an allowance for array headers, allocator
+        /// overhead, the LRU node and the dictionary slot. The 304 shares the 200's own header
+        /// lines, and blocks shared by all entries are not counted: one copy serves them all.
+        var cost: Int { ok.body.count + ok.headers.bytes.count + etag.utf8.count + 320 }
+    }
+
+    /// A query seen before and the spec hash it resolved to.
+    private struct Alias {
+        var query: String
+        var hash: UInt64
     }
 
     private struct Storage: ~Copyable {
         var responses: LRUCache<UInt64, Entry>
-        var aliases: LRUCache<String, UInt64>
+        var aliases: LRUCache<UInt64, Alias>
         var hits = 0
         var misses = 0
     }
 
+    private final class Shard: Sendable {
+        let storage: Mutex<Storage>
+
+        init(capacity: Int) {
+            storage = Mutex(
+                Storage(responses: LRUCache(capacity: capacity - capacity / 8), aliases: LRUCache(capacity: capacity / 8)))
+        }
+    }
+
     /// The configured budget in bytes.
     public let capacity: Int
-    private let storage: Mutex<Storage>
+    private let shards: [Shard]
 
-    public init(capacityBytes: Int) {
+    /// A cache of at most `capacityBytes`, in `shards` independent parts.
+    public init(capacityBytes: Int, shards: Int = 16) {
         capacity = capacityBytes
-        storage = Mutex(
-            Storage(
-                responses: LRUCache(capacity: capacityBytes - capacityBytes / 8),
-                aliases: LRUCache(capacity: capacityBytes / 8)))
+        let count = max(1, shards)
+        self.shards = (0..<count).map { _ in Shard(capacity: capacityBytes / count) }
+    }
+
+    private func shard(_ key: UInt64) -> Shard {
+        shards[Int(key % UInt64(shards.count))]
     }
 
     /// The entry for a query seen before, counting a hit or a miss.
     public func lookup(query: String) -> Entry? {
-        storage.withLock { storage in
-            if let hash = storage.aliases.value(for: query), let entry = storage.responses.value(for: hash) {
-                storage.hits += 1
-                return entry
+        let key = StableHash.fnv1a64(query.utf8)
+        let hash = shard(key).storage.withLock { storage -> UInt64? in
+            guard let alias = storage.aliases.value(for: key), alias.query == query else {
+                storage.misses += 1
+                return nil
             }
-            storage.misses += 1
-            return nil
+            storage.hits += 1
+            return alias.hash
         }
+        guard let hash else { return nil }
+        // Not nested in the lock above: two shard locks are never held at once.
+        return shard(hash).storage.withLock { $0.responses.value(for: hash) }
     }
 
     /// The entry for a spec hash, when another query for the same ring was rendered already;
-    /// remembers `query` as its alias either way.
+    /// remembers `query` as its alias when found.
     public func lookup(hash: UInt64, aliasing query: String) -> Entry? {
-        storage.withLock { storage in
-            guard let entry = storage.responses.value(for: hash) else { return nil }
-            storage.aliases.insert(hash, for: query, cost: Self.aliasCost(query))
-            return entry
-        }
+        guard let entry = shard(hash).storage.withLock({ $0.responses.value(for: hash) }) else { return nil }
+        remember(query, as: hash)
+        return entry
     }
 
     /// Stores `entry` under `hash` and `query`.
     public func insert(_ entry: Entry, hash: UInt64, query: String) {
-        storage.withLock { storage in
-            storage.responses.insert(entry, for: hash, cost: entry.cost)
-            storage.aliases.insert(hash, for: query, cost: Self.aliasCost(query))
+        shard(hash).storage.withLock { $0.responses.insert(entry, for: hash, cost: entry.cost) }
+        remember(query, as: hash)
+    }
+
+    private func remember(_ query: String, as hash: UInt64) {
+        let key = StableHash.fnv1a64(query.utf8)
+        shard(key).storage.withLock {
+            $0.aliases.insert(Alias(query: query, hash: hash), for: key, cost: query.utf8.count + 200)
         }
     }
 
@@ -77,12 +114,16 @@ public final class ResponseCache: Sendable {
     }
 
     public var statistics: Statistics {
-        storage.withLock {
-            Statistics(
-                hits: $0.hits, misses: $0.misses, evictions: $0.responses.evictions + $0.aliases.evictions,
-                bytes: $0.responses.totalCost + $0.aliases.totalCost, entries: $0.responses.count)
+        var total = Statistics(hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0)
+        for shard in shards {
+            shard.storage.withLock {
+                total.hits += $0.hits
+                total.misses += $0.misses
+                total.evictions += $0.responses.evictions + $0.aliases.evictions
+                total.bytes += $0.responses.totalCost + $0.aliases.totalCost
+                total.entries += $0.responses.count
+            }
         }
+        return total
     }
-
-    private static func aliasCost(_ query: String) -> Int { query.utf8.count + 64 }
 }

@@ -17,6 +17,8 @@ public final class RingService: HTTPResponder {
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
         self.cache = ResponseCache(capacityBytes: configuration.cacheBytes)
+        self.ringHeaders = ImageHeaders(maxAge: configuration.maxAge)
+        self.errorHeaders = ImageHeaders(maxAge: configuration.errorMaxAge)
         self.accessLog = accessLog
         self.serverStatistics = serverStatistics
     }
@@ -97,7 +99,7 @@ public final class RingService: HTTPResponder {
         let svg = RingRenderer.render(spec)
         metrics.recordRender(seconds: Self.now() - started)
         let entry = makeEntry(
-            body: svg, etag: Self.etag(prefix: "r", hash: hash), maxAge: configuration.maxAge, extra: [])
+            body: svg, etag: Self.etag(prefix: "r", hash: hash), shared: ringHeaders)
         cache.insert(entry, hash: hash, query: query)
         return (Self.select(entry, for: request), false)
     }
@@ -109,20 +111,17 @@ public final class RingService: HTTPResponder {
         let entry = makeEntry(
             body: ErrorImage.render(message: message),
             etag: Self.etag(prefix: "e", hash: StableHash.fnv1a64(message.utf8)),
-            maxAge: configuration.errorMaxAge, extra: [("X-Ring-Error", Self.headerSafe(message))])
+            shared: errorHeaders, extra: [("X-Ring-Error", Self.headerSafe(message))])
         return Self.select(entry, for: request)
     }
 
-    private func makeEntry(body: [UInt8], etag: String, maxAge: Int, extra: [(String, String)]) -> ResponseCache.Entry {
-        let validators = [
-            ("ETag", etag),
-            ("Cache-Control", "public, max-age=\(maxAge), s-maxage=\(maxAge)"),
-        ]
-        let ok = HTTPResponse(
-            status: .ok,
-            headers: [("Content-Type", "image/svg+xml; charset=utf-8")] + validators + Self.imageHeaders + extra,
-            body: body)
-        let notModified = HTTPResponse(status: .notModified, headers: validators + Self.imageHeaders + extra)
+    private func makeEntry(
+        body: [UInt8], etag: String, shared: ImageHeaders, extra: [(String, String)] = []
+    ) -> ResponseCache.Entry {
+        // The 200 and the 304 carry the same per-ring lines: serialize them once.
+        let own = HTTPHeaderBlock([("ETag", etag)] + extra)
+        let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
+        let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
         return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag)
     }
 
@@ -135,9 +134,15 @@ public final class RingService: HTTPResponder {
 
     /// A strong ETag from the hash and the renderer version, so a new renderer invalidates
     /// every cached copy downstream.
-    private static func etag(prefix: String, hash: UInt64) -> String {
-        let hex = String(hash, radix: 16)
-        return "\"\(prefix)\(RingRenderer.version)-\(String(repeating: "0", count: 16 - hex.count))\(hex)\""
+    private static func etag(prefix: StaticString, hash: UInt64) -> String {
+        var writer = ByteWriter(capacity: 32)
+        writer.append("\"")
+        writer.append(prefix)
+        writer.append(integer: RingRenderer.version)
+        writer.append("-")
+        for shift in stride(from: 56, through: 0, by: -8) { writer.append(hexByte: UInt8(truncatingIfNeeded: hash >> UInt64(shift))) }
+        writer.append("\"")
+        return writer.text
     }
 
     /// Header values stay printable ASCII: anything else in an error message is escaped.
@@ -152,6 +157,22 @@ public final class RingService: HTTPResponder {
         }
         return result
     }
+
+    /// The constant headers of image responses, serialized once for all of them.
+    private struct ImageHeaders {
+        var ok: HTTPHeaderBlock
+        var notModified: HTTPHeaderBlock
+
+        init(maxAge: Int) {
+            let validators = [("Cache-Control", "public, max-age=\(maxAge), s-maxage=\(maxAge)")]
+            ok = HTTPHeaderBlock(
+                [("Content-Type", "image/svg+xml; charset=utf-8")] + validators + RingService.imageHeaders)
+            notModified = HTTPHeaderBlock(validators + RingService.imageHeaders)
+        }
+    }
+
+    private let ringHeaders: ImageHeaders
+    private let errorHeaders: ImageHeaders
 
     static let commonHeaders: [(String, String)] = [("X-Content-Type-Options", "nosniff")]
 

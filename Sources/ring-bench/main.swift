@@ -41,6 +41,24 @@ func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
+/// `--profile-hit N`: only the cache-hit path (request parse, lookup, respond) N times.
+if let flag = CommandLine.arguments.firstIndex(of: "--profile-hit"), flag + 1 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 1])
+{
+    let service = RingService(
+        configuration: ServiceConfiguration(), accessLog: try! AccessLog(.off), serverStatistics: ServerStatistics())
+    let bytes = Array("GET /ring.svg?p=72&slice=0.45 HTTP/1.1\r\nHost: rings.example.com\r\nUser-Agent: bench\r\n\r\n".utf8)
+    let limits = HTTPRequestParser.Limits(ServerConfiguration())
+    var total = 0
+    for _ in 0..<count {
+        var parser = HTTPRequestParser(limits: limits)
+        bytes.withUnsafeBytes { parser.append($0) }
+        total &+= service.respond(to: try! parser.next()!).body.count
+    }
+    print("\(count) hits, \(total) bytes")
+    exit(0)
+}
+
 /// `--profile N`: only parse and render the default ring N times, for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 1])

@@ -35,20 +35,25 @@ public struct HTTPRequest: Sendable {
     /// The value of the first field called `name` (ASCII case-insensitive), without
     /// surrounding whitespace.
     public func header(_ name: String) -> String? {
-        for field in fields where Self.equalsIgnoringCase(head[field.name], name.utf8) {
+        let wanted = Array(name.utf8)
+        for field in fields where field.name.count == wanted.count && matches(field.name, wanted) {
             return String(decoding: head[field.value], as: UTF8.self)
         }
         return nil
     }
 
+    private func matches(_ range: Range<Int>, _ wanted: [UInt8]) -> Bool {
+        var offset = 0
+        for index in range {
+            guard Self.lowercase(head[index]) == Self.lowercase(wanted[offset]) else { return false }
+            offset += 1
+        }
+        return true
+    }
+
     /// Every field as (name, value), in order.
     public var headers: [(name: String, value: String)] {
         fields.map { (String(decoding: head[$0.name], as: UTF8.self), String(decoding: head[$0.value], as: UTF8.self)) }
-    }
-
-    static func equalsIgnoringCase(_ bytes: ArraySlice<UInt8>, _ name: String.UTF8View) -> Bool {
-        guard bytes.count == name.count else { return false }
-        return zip(bytes, name).allSatisfy { lowercase($0) == lowercase($1) }
     }
 
     static func lowercase(_ byte: UInt8) -> UInt8 {

@@ -128,56 +128,56 @@ public struct HTTPRequestParser {
         var contentLength: Int
     }
 
+    /// Parses a complete head: one copy of its bytes, then index arithmetic over them. This is
+    /// on every request's path, so it avoids `split` and other collection helpers that allocate.
     private func parseHead(_ range: Range<Int>) throws(HTTPParseError) -> Head {
         let head = Array(buffer[range])
-        var lines: [Range<Int>] = []
-        var lineStart = 0
-        for index in head.indices where head[index] == lineFeed {
-            var end = index
-            if end > lineStart, head[end - 1] == carriageReturn { end -= 1 }
-            lines.append(lineStart..<end)
-            lineStart = index + 1
-        }
-        // The last entry is the empty line ending the head.
-        guard let requestLine = lines.first else { throw .badRequest("empty request") }
-        guard requestLine.count <= limits.maxRequestLineBytes else { throw .uriTooLong }
-        for index in head.indices
-        where head[index] == carriageReturn && (index + 1 == head.count || head[index + 1] != lineFeed) {
-            throw .badRequest("bare CR")
-        }
-        let line = try RequestLine(head[requestLine])
-        let fieldLines = lines.dropFirst().dropLast()
-        guard fieldLines.count <= limits.maxHeaderCount else { throw .headerFieldsTooLarge }
+        guard let firstLineFeed = head.firstIndex(of: lineFeed) else { throw .badRequest("empty request") }
+        var requestLineEnd = firstLineFeed
+        if requestLineEnd > 0, head[requestLineEnd - 1] == carriageReturn { requestLineEnd -= 1 }
+        guard requestLineEnd <= limits.maxRequestLineBytes else { throw .uriTooLong }
+        let line = try RequestLine(head, 0..<requestLineEnd)
 
         var fields: [HTTPRequest.Field] = []
-        fields.reserveCapacity(fieldLines.count)
+        fields.reserveCapacity(8)
         var host: Range<Int>?
         var contentLength: Int?
+        var transferEncoding = false
         var connectionClose = false
         var connectionKeepAlive = false
-        for lineRange in fieldLines {
-            let field = try Self.field(head, lineRange)
-            let name = head[field.name]
-            let value = head[field.value]
-            if HTTPRequest.equalsIgnoringCase(name, "host".utf8) {
+        var lineStart = firstLineFeed + 1
+        while lineStart < head.count {
+            var index = lineStart
+            while head[index] != lineFeed {
+                if head[index] == carriageReturn, head[index + 1] != lineFeed { throw .badRequest("bare CR") }
+                index += 1
+            }
+            var lineEnd = index
+            if lineEnd > lineStart, head[lineEnd - 1] == carriageReturn { lineEnd -= 1 }
+            if lineEnd == lineStart { break }  // the blank line that ends the head
+            guard fields.count < limits.maxHeaderCount else { throw .headerFieldsTooLarge }
+            let field = try Self.field(head, lineStart..<lineEnd)
+            switch field.name.count {
+            case 4 where Self.equalsLowercase(head, field.name, "host"):
                 guard host == nil else { throw .badRequest("more than one Host") }
                 host = field.value
-            } else if HTTPRequest.equalsIgnoringCase(name, "content-length".utf8) {
+            case 14 where Self.equalsLowercase(head, field.name, "content-length"):
                 guard contentLength == nil else { throw .badRequest("more than one Content-Length") }
-                contentLength = try Self.contentLength(value)
-            } else if HTTPRequest.equalsIgnoringCase(name, "transfer-encoding".utf8) {
-                if fieldLines.contains(where: { Self.isContentLength(head, $0) }) {
-                    throw .badRequest("Transfer-Encoding with Content-Length")
-                }
-                throw .notImplemented("Transfer-Encoding is not supported")
-            } else if HTTPRequest.equalsIgnoringCase(name, "connection".utf8) {
-                for token in value.split(separator: UInt8(ascii: ",")) {
-                    let trimmed = Self.trim(token)
-                    if HTTPRequest.equalsIgnoringCase(trimmed, "close".utf8) { connectionClose = true }
-                    if HTTPRequest.equalsIgnoringCase(trimmed, "keep-alive".utf8) { connectionKeepAlive = true }
-                }
+                contentLength = try Self.contentLength(head, field.value)
+            case 17 where Self.equalsLowercase(head, field.name, "transfer-encoding"):
+                transferEncoding = true
+            case 10 where Self.equalsLowercase(head, field.name, "connection"):
+                Self.connectionTokens(head, field.value, close: &connectionClose, keepAlive: &connectionKeepAlive)
+            default:
+                break
             }
             fields.append(field)
+            lineStart = index + 1
+        }
+        if transferEncoding {
+            // Both framings at once is the classic smuggling vector: refuse it outright.
+            if contentLength != nil { throw .badRequest("Transfer-Encoding with Content-Length") }
+            throw .notImplemented("Transfer-Encoding is not supported")
         }
         if let host {
             guard Self.isValidHost(head[host]) else { throw .badRequest("invalid Host") }
@@ -196,10 +196,30 @@ public struct HTTPRequestParser {
         return Head(request: request, contentLength: length)
     }
 
-    private static func isContentLength(_ head: [UInt8], _ line: Range<Int>) -> Bool {
-        let name = "content-length:".utf8
-        guard line.count >= name.count else { return false }
-        return HTTPRequest.equalsIgnoringCase(head[line.lowerBound..<(line.lowerBound + name.count)], name)
+    /// ASCII case-insensitive comparison of `head[range]` with a lowercase literal.
+    static func equalsLowercase(_ head: [UInt8], _ range: Range<Int>, _ lowercase: StaticString) -> Bool {
+        guard range.count == lowercase.utf8CodeUnitCount else { return false }
+        let literal = lowercase.utf8Start
+        var offset = 0
+        for index in range {
+            guard HTTPRequest.lowercase(head[index]) == literal[offset] else { return false }
+            offset += 1
+        }
+        return true
+    }
+
+    /// Reads the `close` and `keep-alive` options of a Connection field.
+    private static func connectionTokens(_ head: [UInt8], _ value: Range<Int>, close: inout Bool, keepAlive: inout Bool) {
+        var tokenStart = value.lowerBound
+        for index in value.lowerBound...value.upperBound where index == value.upperBound || head[index] == 0x2C {
+            var low = tokenStart
+            var high = index
+            while low < high, isWhitespace(head[low]) { low += 1 }
+            while high > low, isWhitespace(head[high - 1]) { high -= 1 }
+            if equalsLowercase(head, low..<high, "close") { close = true }
+            if equalsLowercase(head, low..<high, "keep-alive") { keepAlive = true }
+            tokenStart = index + 1
+        }
     }
 
     /// `name ":" OWS value OWS`; the name a token, the value visible characters, spaces, tabs
@@ -224,11 +244,15 @@ public struct HTTPRequestParser {
     }
 
     /// 1*DIGIT, at most 18 digits so it cannot overflow.
-    private static func contentLength(_ value: ArraySlice<UInt8>) throws(HTTPParseError) -> Int {
-        guard !value.isEmpty, value.count <= 18, value.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw .badRequest("invalid Content-Length")
+    private static func contentLength(_ head: [UInt8], _ range: Range<Int>) throws(HTTPParseError) -> Int {
+        guard !range.isEmpty, range.count <= 18 else { throw .badRequest("invalid Content-Length") }
+        var value = 0
+        for index in range {
+            let byte = head[index]
+            guard byte >= 0x30, byte <= 0x39 else { throw .badRequest("invalid Content-Length") }
+            value = value * 10 + Int(byte - 0x30)
         }
-        return value.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        return value
     }
 
     /// `uri-host [":" port]` with no userinfo, path, list or whitespace (RFC 9112 §3.2).
@@ -281,13 +305,6 @@ public struct HTTPRequestParser {
     private static func isHexDigit(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
-
-    private static func trim(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var slice = bytes
-        while let first = slice.first, isWhitespace(first) { slice = slice.dropFirst() }
-        while let last = slice.last, isWhitespace(last) { slice = slice.dropLast() }
-        return slice
-    }
 }
 
 /// `method SP request-target SP HTTP-version`, each part checked (RFC 9112 §3).
@@ -297,51 +314,73 @@ private struct RequestLine {
     var query: String
     var minorVersion: Int
 
-    init(_ line: ArraySlice<UInt8>) throws(HTTPParseError) {
-        let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw .badRequest("malformed request line")
+    init(_ head: [UInt8], _ line: Range<Int>) throws(HTTPParseError) {
+        let space = UInt8(ascii: " ")
+        guard let firstSpace = head[line].firstIndex(of: space),
+            let secondSpace = head[(firstSpace + 1)..<line.upperBound].firstIndex(of: space),
+            firstSpace > line.lowerBound, secondSpace > firstSpace + 1
+        else { throw .badRequest("malformed request line") }
+        for index in line.lowerBound..<firstSpace where !HTTPRequestParser.isTokenByte(head[index]) {
+            throw .badRequest("invalid method")
         }
-        guard parts[0].allSatisfy(HTTPRequestParser.isTokenByte) else { throw .badRequest("invalid method") }
-        let version = Array(parts[2])
-        guard version.count == 8, version[0..<5].elementsEqual("HTTP/".utf8), version[6] == UInt8(ascii: "."),
-            (0x30...0x39).contains(version[5]), (0x30...0x39).contains(version[7])
+        // Exactly "HTTP/" DIGIT "." DIGIT: a third space or anything else lands here too.
+        let version = (secondSpace + 1)..<line.upperBound
+        guard version.count == 8, HTTPRequestParser.equalsLowercase(head, version.lowerBound..<(version.lowerBound + 5), "http/"),
+            head[version.lowerBound..<(version.lowerBound + 4)].allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }),
+            head[version.lowerBound + 6] == UInt8(ascii: "."),
+            (0x30...0x39).contains(head[version.lowerBound + 5]), (0x30...0x39).contains(head[version.lowerBound + 7])
         else { throw .badRequest("invalid HTTP version") }
-        guard version[5] == UInt8(ascii: "1") else { throw .versionNotSupported }
-        minorVersion = min(Int(version[7] - 0x30), 1)
+        guard head[version.lowerBound + 5] == UInt8(ascii: "1") else { throw .versionNotSupported }
+        minorVersion = min(Int(head[version.lowerBound + 7] - 0x30), 1)
+        method = Self.method(head, line.lowerBound..<firstSpace)
 
-        var target = parts[1]
-        guard target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { throw .badRequest("invalid character in target") }
-        method = HTTPMethod(rawValue: String(decoding: parts[0], as: UTF8.self))
-        if target.first != UInt8(ascii: "/") {
-            if target.elementsEqual("*".utf8) {
-                guard method == .options else { throw .badRequest("* target only with OPTIONS") }
-            } else {
-                // absolute-form: scheme "://" authority path-abempty [ "?" query ]
-                guard let schemeEnd = target.firstIndex(of: UInt8(ascii: ":")),
-                    target[target.startIndex..<schemeEnd].allSatisfy({ Self.isSchemeByte($0) }),
-                    target[schemeEnd...].starts(with: "://".utf8)
-                else { throw .badRequest("invalid request target") }
-                let authority = target[(schemeEnd + 3)...]
-                let pathStart =
-                    authority.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") })
-                    ?? authority.endIndex
-                guard HTTPRequestParser.isValidHost(authority[..<pathStart]) else {
-                    throw .badRequest("invalid authority")
-                }
-                target = pathStart == authority.endIndex ? ArraySlice("/".utf8) : authority[pathStart...]
-                if target.first == UInt8(ascii: "?") { target = ArraySlice("/".utf8) + target }
-            }
+        var target = (firstSpace + 1)..<secondSpace
+        for index in target where !(head[index] > 0x20 && head[index] < 0x7F) {
+            throw .badRequest("invalid character in target")
         }
-        if target.contains(UInt8(ascii: "#")) { throw .badRequest("fragment in target") }
-        if let question = target.firstIndex(of: UInt8(ascii: "?")) {
-            path = String(decoding: target[..<question], as: UTF8.self)
-            query = String(decoding: target[(question + 1)...], as: UTF8.self)
+        if head[target.lowerBound] != UInt8(ascii: "/") {
+            target = try Self.originOfAbsoluteForm(head, target, method: method)
+        }
+        if head[target].contains(UInt8(ascii: "#")) { throw .badRequest("fragment in target") }
+        if let question = head[target].firstIndex(of: UInt8(ascii: "?")) {
+            path = question == target.lowerBound ? "/" : String(decoding: head[target.lowerBound..<question], as: UTF8.self)
+            query = String(decoding: head[(question + 1)..<target.upperBound], as: UTF8.self)
         } else {
-            path = String(decoding: target, as: UTF8.self)
+            path = target.isEmpty ? "/" : String(decoding: head[target], as: UTF8.self)
             query = ""
         }
     }
+
+    /// For `*` (OPTIONS only) or an absolute-form target `scheme://authority/path?query`, the
+    /// range of the path and query (empty path means `/`, which the caller's `?` split handles).
+    private static func originOfAbsoluteForm(
+        _ head: [UInt8], _ target: Range<Int>, method: HTTPMethod?
+    ) throws(HTTPParseError) -> Range<Int> {
+        if target.count == 1, head[target.lowerBound] == UInt8(ascii: "*") {
+            guard method == .options else { throw .badRequest("* target only with OPTIONS") }
+            return target
+        }
+        guard let colon = head[target].firstIndex(of: UInt8(ascii: ":")), colon > target.lowerBound,
+            head[target.lowerBound..<colon].allSatisfy(isSchemeByte),
+            colon + 3 <= target.upperBound, head[colon + 1] == UInt8(ascii: "/"), head[colon + 2] == UInt8(ascii: "/")
+        else { throw .badRequest("invalid request target") }
+        let authorityStart = colon + 3
+        let pathStart =
+            head[authorityStart..<target.upperBound].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
+            ?? target.upperBound
+        guard HTTPRequestParser.isValidHost(head[authorityStart..<pathStart]) else { throw .badRequest("invalid authority") }
+        return pathStart..<target.upperBound
+    }
+
+    /// The method whose name is exactly `head[range]` (methods are case-sensitive).
+    private static func method(_ head: [UInt8], _ range: Range<Int>) -> HTTPMethod? {
+        for (method, name) in methodNames where name.count == range.count {
+            if head[range].elementsEqual(name) { return method }
+        }
+        return nil
+    }
+
+    private static let methodNames: [(HTTPMethod, [UInt8])] = HTTPMethod.allCases.map { ($0, Array($0.rawValue.utf8)) }
 
     private static func isSchemeByte(_ byte: UInt8) -> Bool {
         (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)

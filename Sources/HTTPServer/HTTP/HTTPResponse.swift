@@ -1,19 +1,12 @@
-/// A response as a responder hands it to the server: status, header lines already
-/// serialized, and the body. The server adds `Content-Length`, `Date` and `Connection`.
-///
-/// Holding headers as bytes lets a cache keep complete responses and serve them with a few
-/// copies and no formatting.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
+/// Header lines serialized once and shared by every response that uses them: a cache of
+/// thousands of responses holds one copy of its constant headers, not thousands.
+public struct HTTPHeaderBlock: Sendable {
     /// `Name: value\r\n` lines.
-    public var headerBytes: [UInt8]
-    public var body: [UInt8]
+    public let bytes: [UInt8]
 
-    /// Creates a response; header names and values lose any CR, LF or NUL (a header can never
-    /// be split or smuggled through a value).
-    public init(status: HTTPStatus, headers: [(String, String)] = [], body: [UInt8] = []) {
-        self.status = status
-        self.body = body
+    /// Serializes `headers`; names and values lose any CR, LF or NUL, so a header can never be
+    /// split or smuggled through a value.
+    public init(_ headers: [(String, String)]) {
         var bytes: [UInt8] = []
         for (name, value) in headers {
             Self.appendSafe(name, to: &bytes)
@@ -21,7 +14,44 @@ public struct HTTPResponse: Sendable {
             Self.appendSafe(value, to: &bytes)
             bytes.append(contentsOf: "\r\n".utf8)
         }
-        headerBytes = bytes
+        self.bytes = bytes
+    }
+
+    private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
+        for byte in text.utf8 {
+            bytes.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte)
+        }
+    }
+}
+
+/// A response as a responder hands it to the server: status, header lines already
+/// serialized, and the body. The server adds `Content-Length`, `Date` and `Connection`.
+///
+/// Holding headers as bytes lets a cache keep complete responses and serve them with a few
+/// copies and no formatting.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    /// Header lines shared with other responses, written first.
+    public var sharedHeaders: HTTPHeaderBlock
+    /// This response's own header lines, written after the shared ones.
+    public var headers: HTTPHeaderBlock
+    public var body: [UInt8]
+
+    public init(
+        status: HTTPStatus, shared: HTTPHeaderBlock = .empty, headers: [(String, String)] = [], body: [UInt8] = []
+    ) {
+        self.status = status
+        self.sharedHeaders = shared
+        self.headers = HTTPHeaderBlock(headers)
+        self.body = body
+    }
+
+    /// A response whose own header lines are already serialized.
+    public init(status: HTTPStatus, shared: HTTPHeaderBlock = .empty, headers: HTTPHeaderBlock, body: [UInt8] = []) {
+        self.status = status
+        self.sharedHeaders = shared
+        self.headers = headers
+        self.body = body
     }
 
     /// A `text/plain` response.
@@ -30,12 +60,11 @@ public struct HTTPResponse: Sendable {
             status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
             body: Array(text.utf8))
     }
+}
 
-    private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            bytes.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte)
-        }
-    }
+extension HTTPHeaderBlock {
+    /// No header lines.
+    public static let empty = HTTPHeaderBlock([])
 }
 
 /// Writes responses into a connection's output buffer.
@@ -50,7 +79,8 @@ enum ResponseSerializer {
         out.append(0x20)
         out.append(contentsOf: response.status.reason.utf8)
         out.append(contentsOf: "\r\n".utf8)
-        out.append(contentsOf: response.headerBytes)
+        out.append(contentsOf: response.sharedHeaders.bytes)
+        out.append(contentsOf: response.headers.bytes)
         if !response.status.forbidsContent {
             out.append(contentsOf: "Content-Length: ".utf8)
             appendInteger(response.body.count, to: &out)

@@ -204,7 +204,8 @@ final class EventLoop: @unchecked Sendable {
             connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
             if !keepAlive { connection.closeAfterFlush = true }
         }
-        updateInterest(connection)
+        // Interest is settled by `flush`, which always follows: changing it here would cost two
+        // epoll_ctl calls per request (add EPOLLOUT, then drop it once the write succeeds).
     }
 
     private func flush(_ connection: Connection, now: Double) {

@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# Side-by-side benchmark: ring serve against nginx serving the same SVG bytes as a static file,
+# on loopback, in one run, with every figure also given as a ratio. See docs/performance.md.
+#
+#   scripts/bench.sh [SECONDS]     (default 5 seconds a round)
+#
+# Installs wrk and nginx from Debian if they are missing. Prints a table and, per goal, PASS or
+# MISS; exits 1 if any goal is missed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+duration=${1:-5}
+
+if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends wrk nginx >/dev/null
+fi
+swift build -c release --product ring 2>&1 | tail -n 1
+ring="$(swift build -c release --show-bin-path)/ring"
+
+dir=$(mktemp -d)
+ring_port=18080
+nginx_port=18081
+query='p=72&slice=0.45'
+mkdir -p "$dir/html"
+"$ring" render "$query" > "$dir/html/ring.svg"
+sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$nginx_port|g" scripts/bench/nginx.conf > "$dir/nginx.conf"
+
+ulimit -n 65536 2>/dev/null || true
+"$ring" serve --host 127.0.0.1 --port $ring_port --access-log off 2>"$dir/ring.log" &
+ring_pid=$!
+nginx -c "$dir/nginx.conf"
+cleanup() {
+    kill "$ring_pid" 2>/dev/null || true
+    nginx -c "$dir/nginx.conf" -s stop 2>/dev/null || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+sleep 1
+nginx_pids="$(pgrep -P "$(cat "$dir/nginx.pid")" | tr '\n' ' ')"
+url() { echo "http://127.0.0.1:$1/ring.svg?$query"; }
+
+# Same bytes from both.
+curl -s "$(url $ring_port)" > "$dir/a.svg"
+curl -s "$(url $nginx_port)" > "$dir/b.svg"
+cmp -s "$dir/a.svg" "$dir/b.svg" || { echo "bench: the two servers do not serve the same bytes" >&2; exit 1; }
+
+# CPU ticks (user, system) of all threads of the given processes.
+ticks() {
+    local user=0 system=0 a b
+    for pid in $1; do
+        for task in /proc/"$pid"/task/*; do
+            read -r a b < <(awk '{print $14, $15}' "$task/stat")
+            user=$((user + a)); system=$((system + b))
+        done
+    done
+    echo "$user $system"
+}
+
+# run NAME PIDS URL WRK-ARGS... -> sets rps, p99 (ms) and cpu (µs per request)
+run() {
+    local pids=$2 target=$3 before after out requests
+    shift 3
+    before=$(ticks "$pids")
+    out=$(wrk "$@" "$target")
+    after=$(ticks "$pids")
+    requests=$(echo "$out" | awk '/requests in/ {print $1}')
+    rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
+    p99=$(echo "$out" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}')
+    cpu=$(awk -v b="$before" -v a="$after" -v n="$requests" -v hz="$(getconf CLK_TCK)" \
+        'BEGIN {split(b, x, " "); split(a, y, " "); printf "%.2f", ((y[1]-x[1]) + (y[2]-x[2])) * 1e6 / hz / n}')
+    if echo "$out" | grep -q "Socket errors"; then
+        echo "  ($(echo "$out" | grep "Socket errors" | sed 's/^ *//'))"
+    fi
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
+status=0
+verdict() { if awk -v v="$1" -v g="$2" -v d="$3" 'BEGIN {exit !(d == "ge" ? v >= g : v <= g)}'; then echo PASS; else echo MISS; status=1; fi; }
+
+echo "machine: $(nproc) cores, $(uname -r); rounds of ${duration}s, ring and nginx alternating"
+declare -a ring_hit nginx_hit ring_cpu nginx_cpu
+for round in 1 2 3; do
+    run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; ring_hit+=("$rps"); ring_cpu+=("$cpu")
+    run hit "$nginx_pids" "$(url $nginx_port)" -t2 -c64 -d"${duration}s"; nginx_hit+=("$rps"); nginx_cpu+=("$cpu")
+done
+rh=$(median "${ring_hit[@]}"); nh=$(median "${nginx_hit[@]}")
+rc=$(median "${ring_cpu[@]}"); nc=$(median "${nginx_cpu[@]}")
+
+declare -a ring_miss nginx_miss ring_miss_cpu
+for round in 1 2; do
+    run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
+    ring_miss+=("$rps"); ring_miss_cpu+=("$cpu")
+    run miss "$nginx_pids" "http://127.0.0.1:$nginx_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
+    nginx_miss+=("$rps")
+done
+rm_=$(median "${ring_miss[@]}"); nm=$(median "${nginx_miss[@]}"); rmc=$(median "${ring_miss_cpu[@]}")
+
+declare -a ring_p99 nginx_p99
+for round in 1 2; do
+    run latency "$ring_pid" "$(url $ring_port)" -t2 -c256 -d"${duration}s" --latency; ring_p99+=("$p99")
+    run latency "$nginx_pids" "$(url $nginx_port)" -t2 -c256 -d"${duration}s" --latency; nginx_p99+=("$p99")
+done
+rp=$(median "${ring_p99[@]}"); np=$(median "${nginx_p99[@]}")
+
+printf '\n%-44s %12s %12s %8s  %s\n' "round" "ring" "nginx" "ratio" "goal"
+printf '%-44s %12s %12s %8s  %s\n' "cache hit, -t2 -c64, req/s" "$rh" "$nh" "$(ratio "$rh" "$nh")" \
+    "≥ 1.5 × nginx: $(verdict "$(ratio "$rh" "$nh")" 1.5 ge)"
+printf '%-44s %12s %12s %8s\n' "cache hit, server CPU µs per request" "$rc" "$nc" "$(ratio "$rc" "$nc")"
+printf '%-44s %12s %12s %8s  %s\n' "every request a new spec, req/s" "$rm_" "$nm" "$(ratio "$rm_" "$nh")" \
+    "≥ 1.0 × nginx hit: $(verdict "$(ratio "$rm_" "$nh")" 1.0 ge)"
+printf '%-44s %12s %12s\n' "new spec, server CPU µs per request" "$rmc" "-"
+printf '%-44s %12s %12s %8s  %s\n' "cache hit, -c256, p99 latency (ms)" "$rp" "$np" "$(ratio "$rp" "$np")" \
+    "≤ 0.75 × nginx: $(verdict "$(ratio "$rp" "$np")" 0.75 le)"
+
+# Memory: a million distinct specs through a cache capped at 64 MiB.
+cap_mb=64
+start_requests=0
+seen=0
+while [ "$seen" -lt 1000000 ]; do
+    out=$(wrk -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua "http://127.0.0.1:$ring_port")
+    seen=$((seen + $(echo "$out" | awk '/requests in/ {print $1}')))
+done
+rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$ring_pid/status)
+cache_bytes=$(curl -s "http://127.0.0.1:$ring_port/metrics" | awk '$1 == "ring_cache_bytes" {print $2}')
+limit_kb=$(( (64 + cap_mb) * 1024 ))
+printf '%-44s %12s %12s %8s  %s\n' "RSS after $seen distinct specs (KiB)" "$rss_kb" "-" "-" \
+    "≤ 64 MiB + cache cap: $(verdict "$rss_kb" "$limit_kb" le)"
+printf '%-44s %12s %12s %8s  %s\n' "cache bytes (cap $((cap_mb * 1048576)))" "$cache_bytes" "-" "-" \
+    "≤ cap: $(verdict "$cache_bytes" $((cap_mb * 1048576)) le)"
+
+# Connections: 10 000 concurrent keep-alive connections.
+wrk -t2 -c10000 -d"${duration}s" "$(url $ring_port)" > "$dir/c10k.txt" &
+wrk_pid=$!
+sleep $((duration / 2 + 1))
+open=$(curl -s "http://127.0.0.1:$ring_port/metrics" | awk '$1 == "ring_open_connections" {print $2}')
+threads=$(awk '/Threads/ {print $2}' /proc/$ring_pid/status)
+wait $wrk_pid
+thread_limit=$(( 2 * $(nproc) + 8 ))
+printf '%-44s %12s %12s %8s  %s\n' "open connections during -c10000" "$open" "-" "-" \
+    "≥ 10000: $(verdict "$open" 10000 ge)"
+printf '%-44s %12s %12s %8s  %s\n' "server threads during -c10000" "$threads" "-" "-" \
+    "≤ 2 × cores + 8: $(verdict "$threads" $thread_limit le)"
+grep -E "Requests/sec|Socket errors" "$dir/c10k.txt" | sed 's/^/  c10000: /'
+exit $status
