@@ -129,17 +129,18 @@ printf '%-44s %12s %12s %8s  %s\n' "RSS after $seen distinct specs (KiB)" "$rss_
 printf '%-44s %12s %12s %8s  %s\n' "cache bytes (cap $((cap_mb * 1048576)))" "$cache_bytes" "-" "-" \
     "≤ cap: $(verdict "$cache_bytes" $((cap_mb * 1048576)) le)"
 
-# Connections: 10 000 concurrent keep-alive connections.
-wrk -t2 -c10000 -d"${duration}s" "$(url $ring_port)" > "$dir/c10k.txt" &
+# Connections: 10 000 concurrent keep-alive connections, counted as the server's open sockets
+# (a metrics request would be the 10 001st connection, over the default cap).
+wrk -t2 -c10000 -d"${duration}s" "$(url $ring_port)" > "$dir/c10k.txt" 2>&1 &
 wrk_pid=$!
 sleep $((duration / 2 + 1))
-open=$(curl -s "http://127.0.0.1:$ring_port/metrics" | awk '$1 == "ring_open_connections" {print $2}')
+open=$(find /proc/$ring_pid/fd -lname 'socket:*' 2>/dev/null | wc -l)
 threads=$(awk '/Threads/ {print $2}' /proc/$ring_pid/status)
-wait $wrk_pid
+wait $wrk_pid || true
 thread_limit=$(( 2 * $(nproc) + 8 ))
-printf '%-44s %12s %12s %8s  %s\n' "open connections during -c10000" "$open" "-" "-" \
+printf '%-44s %12s %12s %8s  %s\n' "sockets open during -c10000" "$open" "-" "-" \
     "≥ 10000: $(verdict "$open" 10000 ge)"
 printf '%-44s %12s %12s %8s  %s\n' "server threads during -c10000" "$threads" "-" "-" \
     "≤ 2 × cores + 8: $(verdict "$threads" $thread_limit le)"
-grep -E "Requests/sec|Socket errors" "$dir/c10k.txt" | sed 's/^/  c10000: /'
+grep -E "Requests/sec|Socket errors" "$dir/c10k.txt" | sed 's/^/  c10000: /' || true
 exit $status

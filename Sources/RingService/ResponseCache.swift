@@ -12,11 +12,14 @@ import Synchronization
 /// shard, which approximates a global LRU closely once shards hold more than a few entries.
 public final class ResponseCache: Sendable {
     /// A ring's responses: the full 200 and the 304 for a matching `If-None-Match`.
-    public struct Entry: Sendable {
-        public var ok: HTTPResponse
-        public var notModified: HTTPResponse
+    ///
+    /// A class, so moving it around the LRU costs one reference count instead of one per array
+    /// inside the responses.
+    public final class Entry: Sendable {
+        public let ok: HTTPResponse
+        public let notModified: HTTPResponse
         /// The entity tag, quotes included.
-        public var etag: String
+        public let etag: String
 
         public init(ok: HTTPResponse, notModified: HTTPResponse, etag: String) {
             self.ok = ok
@@ -48,7 +51,8 @@ public final class ResponseCache: Sendable {
 
         init(capacity: Int) {
             storage = Mutex(
-                Storage(responses: LRUCache(capacity: capacity - capacity / 8), aliases: LRUCache(capacity: capacity / 8)))
+                Storage(
+                    responses: LRUCache(capacity: capacity - capacity / 8), aliases: LRUCache(capacity: capacity / 8)))
         }
     }
 

@@ -140,7 +140,9 @@ public final class RingService: HTTPResponder {
         writer.append(prefix)
         writer.append(integer: RingRenderer.version)
         writer.append("-")
-        for shift in stride(from: 56, through: 0, by: -8) { writer.append(hexByte: UInt8(truncatingIfNeeded: hash >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            writer.append(hexByte: UInt8(truncatingIfNeeded: hash >> UInt64(shift)))
+        }
         writer.append("\"")
         return writer.text
     }

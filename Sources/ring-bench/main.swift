@@ -41,21 +41,24 @@ func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
-/// `--profile-hit N`: only the cache-hit path (request parse, lookup, respond) N times.
-if let flag = CommandLine.arguments.firstIndex(of: "--profile-hit"), flag + 1 < CommandLine.arguments.count,
-    let count = Int(CommandLine.arguments[flag + 1])
-{
+/// `--profile-hit N` / `--profile-miss N`: only the service path for N requests, all for one
+/// ring (cache hits) or each for a new ring (misses), for callgrind or perf.
+for (flag, distinct) in [("--profile-hit", false), ("--profile-miss", true)] {
+    guard let position = CommandLine.arguments.firstIndex(of: flag), position + 1 < CommandLine.arguments.count,
+        let count = Int(CommandLine.arguments[position + 1])
+    else { continue }
     let service = RingService(
         configuration: ServiceConfiguration(), accessLog: try! AccessLog(.off), serverStatistics: ServerStatistics())
-    let bytes = Array("GET /ring.svg?p=72&slice=0.45 HTTP/1.1\r\nHost: rings.example.com\r\nUser-Agent: bench\r\n\r\n".utf8)
     let limits = HTTPRequestParser.Limits(ServerConfiguration())
     var total = 0
-    for _ in 0..<count {
+    for index in 0..<count {
+        let target = distinct ? "/ring.svg?p=1.\(1_000_000 + index)" : "/ring.svg?p=72&slice=0.45"
+        let bytes = Array("GET \(target) HTTP/1.1\r\nHost: rings.example.com\r\nUser-Agent: bench\r\n\r\n".utf8)
         var parser = HTTPRequestParser(limits: limits)
         bytes.withUnsafeBytes { parser.append($0) }
         total &+= service.respond(to: try! parser.next()!).body.count
     }
-    print("\(count) hits, \(total) bytes")
+    print("\(count) requests, \(total) bytes")
     exit(0)
 }
 

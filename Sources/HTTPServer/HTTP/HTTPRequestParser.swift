@@ -209,7 +209,8 @@ public struct HTTPRequestParser {
     }
 
     /// Reads the `close` and `keep-alive` options of a Connection field.
-    private static func connectionTokens(_ head: [UInt8], _ value: Range<Int>, close: inout Bool, keepAlive: inout Bool) {
+    private static func connectionTokens(_ head: [UInt8], _ value: Range<Int>, close: inout Bool, keepAlive: inout Bool)
+    {
         var tokenStart = value.lowerBound
         for index in value.lowerBound...value.upperBound where index == value.upperBound || head[index] == 0x2C {
             var low = tokenStart
@@ -325,7 +326,8 @@ private struct RequestLine {
         }
         // Exactly "HTTP/" DIGIT "." DIGIT: a third space or anything else lands here too.
         let version = (secondSpace + 1)..<line.upperBound
-        guard version.count == 8, HTTPRequestParser.equalsLowercase(head, version.lowerBound..<(version.lowerBound + 5), "http/"),
+        guard version.count == 8,
+            HTTPRequestParser.equalsLowercase(head, version.lowerBound..<(version.lowerBound + 5), "http/"),
             head[version.lowerBound..<(version.lowerBound + 4)].allSatisfy({ $0 >= 0x41 && $0 <= 0x5A }),
             head[version.lowerBound + 6] == UInt8(ascii: "."),
             (0x30...0x39).contains(head[version.lowerBound + 5]), (0x30...0x39).contains(head[version.lowerBound + 7])
@@ -343,7 +345,9 @@ private struct RequestLine {
         }
         if head[target].contains(UInt8(ascii: "#")) { throw .badRequest("fragment in target") }
         if let question = head[target].firstIndex(of: UInt8(ascii: "?")) {
-            path = question == target.lowerBound ? "/" : String(decoding: head[target.lowerBound..<question], as: UTF8.self)
+            path =
+                question == target.lowerBound
+                ? "/" : String(decoding: head[target.lowerBound..<question], as: UTF8.self)
             query = String(decoding: head[(question + 1)..<target.upperBound], as: UTF8.self)
         } else {
             path = target.isEmpty ? "/" : String(decoding: head[target], as: UTF8.self)
@@ -368,7 +372,9 @@ private struct RequestLine {
         let pathStart =
             head[authorityStart..<target.upperBound].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }
             ?? target.upperBound
-        guard HTTPRequestParser.isValidHost(head[authorityStart..<pathStart]) else { throw .badRequest("invalid authority") }
+        guard HTTPRequestParser.isValidHost(head[authorityStart..<pathStart]) else {
+            throw .badRequest("invalid authority")
+        }
         return pathStart..<target.upperBound
     }
 

@@ -8,18 +8,24 @@ public struct HTTPHeaderBlock: Sendable {
     /// split or smuggled through a value.
     public init(_ headers: [(String, String)]) {
         var bytes: [UInt8] = []
+        bytes.reserveCapacity(headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
         for (name, value) in headers {
             Self.appendSafe(name, to: &bytes)
-            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(0x3A)  // ":"
+            bytes.append(0x20)
             Self.appendSafe(value, to: &bytes)
-            bytes.append(contentsOf: "\r\n".utf8)
+            bytes.append(0x0D)
+            bytes.append(0x0A)
         }
         self.bytes = bytes
     }
 
     private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
-        for byte in text.utf8 {
-            bytes.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte)
+        let start = bytes.count
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+        for index in start..<bytes.count where bytes[index] == 0x0D || bytes[index] == 0x0A || bytes[index] == 0 {
+            bytes[index] = 0x20
         }
     }
 }
