@@ -50,11 +50,12 @@ public final class Server: Sendable {
         let (fds, port) = try Listener.open(
             host: configuration.host, port: configuration.port, count: count, backlog: configuration.backlog)
         var loops: [EventLoop] = []
-        for fd in fds {
+        for (index, fd) in fds.enumerated() {
             do {
                 loops.append(
                     try EventLoop(
-                        listener: fd, configuration: configuration, responder: responder, statistics: statistics))
+                        index: index, listener: fd, configuration: configuration, responder: responder,
+                        statistics: statistics))
             } catch {
                 for fd in fds { close(fd) }
                 throw error

@@ -16,7 +16,7 @@ public final class RingService: HTTPResponder {
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
-        self.cache = ResponseCache(capacityBytes: configuration.cacheBytes)
+        self.cache = ResponseCache(capacityBytes: configuration.cacheBytes, partitions: configuration.cachePartitions)
         self.ringHeaders = ImageHeaders(maxAge: configuration.maxAge)
         self.errorHeaders = ImageHeaders(maxAge: configuration.errorMaxAge)
         self.accessLog = accessLog
@@ -76,7 +76,8 @@ public final class RingService: HTTPResponder {
     /// The hot path: one cache lookup by raw query; parse and render only on a miss.
     private func ring(_ request: HTTPRequest) -> (HTTPResponse, Bool) {
         let query = request.query
-        if let entry = cache.lookup(query: query) {
+        let partition = request.eventLoop
+        if let entry = cache.lookup(query: query, partition: partition) {
             return (Self.select(entry, for: request), true)
         }
         let started = Self.now()
@@ -93,14 +94,14 @@ public final class RingService: HTTPResponder {
             return (errorResponse(message: error.description, request: request), false)
         }
         let hash = spec.stableHash
-        if let entry = cache.lookup(hash: hash, aliasing: query) {
+        if let entry = cache.lookup(hash: hash, aliasing: query, partition: partition) {
             return (Self.select(entry, for: request), false)
         }
         let svg = RingRenderer.render(spec)
         metrics.recordRender(seconds: Self.now() - started)
         let entry = makeEntry(
             body: svg, etag: Self.etag(prefix: "r", hash: hash), shared: ringHeaders)
-        cache.insert(entry, hash: hash, query: query)
+        cache.insert(entry, hash: hash, query: query, partition: partition)
         return (Self.select(entry, for: request), false)
     }
 

@@ -2,6 +2,8 @@
 public struct ServiceConfiguration: Sendable, Equatable {
     /// Response cache budget in bytes.
     public var cacheBytes: Int = 64 * 1024 * 1024
+    /// Cache partitions: one per event loop, so no loop ever waits for another's lock.
+    public var cachePartitions: Int = 1
     /// `max-age` for rings, seconds: a ring is a pure function of its URL.
     public var maxAge: Int = 86_400
     /// `max-age` for error images, seconds: short, so a fixed URL shows up soon.

@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test func staysUnderItsByteCapAndEvictsLeastRecentlyUsed() {
-        let cache = ResponseCache(capacityBytes: 64 * 1024, shards: 1)
+        let cache = ResponseCache(capacityBytes: 64 * 1024)
         for index in 0..<200 {
             cache.insert(entry(1000), hash: UInt64(index), query: "p=\(index)")
             if index > 5 { _ = cache.lookup(query: "p=0") }  // keep p=0 recent
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func aliasesFindTheSameEntry() {
-        let cache = ResponseCache(capacityBytes: 1 << 20, shards: 1)
+        let cache = ResponseCache(capacityBytes: 1 << 20)
         cache.insert(entry(10), hash: 42, query: "p=1")
         #expect(cache.lookup(query: "p=1.0") == nil)
         #expect(cache.lookup(hash: 42, aliasing: "p=1.0") != nil)
@@ -35,33 +35,34 @@ import Testing
     }
 
     @Test func refusesEntriesLargerThanTheCache() {
-        let cache = ResponseCache(capacityBytes: 1024, shards: 1)
+        let cache = ResponseCache(capacityBytes: 1024)
         cache.insert(entry(10_000), hash: 1, query: "p=1")
         #expect(cache.lookup(query: "p=1") == nil)
         #expect(cache.statistics.bytes < 1024)
     }
 
-    @Test func shardedCacheStaysUnderItsCap() {
-        let cache = ResponseCache(capacityBytes: 256 * 1024, shards: 16)
+    @Test func partitionedCacheStaysUnderItsCap() {
+        let cache = ResponseCache(capacityBytes: 256 * 1024, partitions: 4)
         for index in 0..<2000 {
-            cache.insert(entry(700), hash: UInt64(index) &* 0x9E37_79B9_7F4A_7C15, query: "p=\(index)")
+            cache.insert(entry(700), hash: UInt64(index), query: "p=\(index)", partition: index % 4)
         }
         let statistics = cache.statistics
         #expect(statistics.bytes <= 256 * 1024)
         #expect(statistics.evictions > 0)
         #expect(statistics.entries > 100)
-        #expect(cache.lookup(query: "p=1999") != nil)
+        #expect(cache.lookup(query: "p=1999", partition: 3) != nil)
+        #expect(cache.lookup(query: "p=1999", partition: 2) == nil)
     }
 
     @Test func isSafeUnderConcurrency() async {
-        let cache = ResponseCache(capacityBytes: 256 * 1024)
+        let cache = ResponseCache(capacityBytes: 256 * 1024, partitions: 2)
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
                     for index in 0..<2000 {
                         let key = (index * 7 + worker) % 500
-                        if cache.lookup(query: "p=\(key)") == nil {
-                            cache.insert(self.entry(500), hash: UInt64(key), query: "p=\(key)")
+                        if cache.lookup(query: "p=\(key)", partition: worker) == nil {
+                            cache.insert(self.entry(500), hash: UInt64(key), query: "p=\(key)", partition: worker)
                         }
                     }
                 }

@@ -10,6 +10,9 @@ public struct HTTPRequest: Sendable {
     public var minorVersion: Int
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
     public var keepAlive: Bool
+    /// The event loop (0..<`ServerConfiguration.eventLoops`) answering this request. Responders
+    /// can keep per-loop state under it that no other thread contends for.
+    public var eventLoop = 0
 
     let head: [UInt8]
     let fields: [Field]

@@ -16,6 +16,8 @@ import Synchronization
 /// `@unchecked Sendable`: everything but `stopRequested` and the wake descriptor is touched
 /// only by the loop's own thread.
 final class EventLoop: @unchecked Sendable {
+    /// This loop's position, 0..<eventLoops; requests carry it to the responder.
+    private let index: Int
     private let configuration: ServerConfiguration
     private let limits: HTTPRequestParser.Limits
     private let responder: any HTTPResponder
@@ -38,8 +40,10 @@ final class EventLoop: @unchecked Sendable {
     private static let writable = EPOLLOUT.rawValue
 
     init(
-        listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder, statistics: ServerStatistics
+        index: Int, listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder,
+        statistics: ServerStatistics
     ) throws(SocketError) {
+        self.index = index
         self.configuration = configuration
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
@@ -182,10 +186,11 @@ final class EventLoop: @unchecked Sendable {
         while !connection.closeAfterFlush,
             connection.output.count - connection.sent < configuration.maxPendingOutputBytes
         {
-            let request: HTTPRequest
+            var request: HTTPRequest
             do {
                 guard let next = try connection.parser.next() else { break }
                 request = next
+                request.eventLoop = index
             } catch {
                 statistics.errors.add(1, ordering: .relaxed)
                 let response = HTTPResponse.text(error.status, error.reason + "\n")
