@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    /// Found by the query fuzzer: an explicit value equal to its default must not make the
+    /// spec differ from the one its canonical key parses to.
+    @Test(arguments: [
+        "p=1&size=16&width=5&trackWidth=5&start=-90", "p=1&width=12", "p=1&label=%7Bp%7D",
+        "p=1&gradient=red,blue&color=green", "p=1&size=16&width=0000000000000.00000063000",
+        "p=0.000000001&min=-0.000000003&max=0.123456789",
+    ])
+    func keyParsesBackToAnEqualSpec(query: String) throws {
+        let spec = try RingSpec(query: query)
+        #expect(try RingSpec(query: spec.canonicalKey) == spec)
+    }
+
+    @Test func exponentsAreSpelledOut() {
+        #expect(RingSpec.plainDecimal("6.3e-07") == "0.00000063")
+        #expect(RingSpec.plainDecimal("-1e-09") == "-0.000000001")
+        #expect(RingSpec.plainDecimal("72.5") == "72.5")
+    }
+
     @Test func keyListsOnlyNonDefaults() throws {
         #expect(try RingSpec(query: "p=72&color=%23FF0000").canonicalKey == "p=72&color=ff0000ff")
     }

@@ -11,6 +11,9 @@ public enum RingLimits {
     public static let titleScalars = 128
     /// Largest magnitude of `p`, `min`, `max` and `start`.
     public static let magnitude: Double = 1e12
+    /// Smallest magnitude of a non-zero number: below it no ring differs, and the canonical key
+    /// could not write the value back within `numberLength` characters.
+    public static let smallestMagnitude: Double = 1e-9
     /// Largest magnitude of the percentage the label shows.
     public static let percentage: Double = 1e9
     /// Longest number text accepted, in bytes.

@@ -137,18 +137,32 @@ extension RingSpec {
         }
     }
 
-    /// A number's canonical text: a function of the `Double` alone. Values exact in six
-    /// decimals use the fixed-point writer; anything else its shortest round-trip form.
+    /// A number's canonical text, a function of the `Double` alone and always a plain decimal
+    /// the parser accepts: values exact in six decimals use the fixed-point writer, anything
+    /// else the shortest round-trip digits, with an exponent spelled out as zeros.
     private static func number(_ value: Double, into w: inout ByteWriter) {
         let scaled = value * 1_000_000
         if scaled.magnitude < 9e15, scaled.rounded() == scaled, scaled / 1_000_000 == value {
             w.append(number: value, decimals: 6)
-        } else {
-            var text = value.description
-            text.withUTF8 { utf8 in
-                for byte in utf8 { w.append(byte: byte) }
-            }
+            return
         }
+        for byte in plainDecimal(value.description).utf8 { w.append(byte: byte) }
+    }
+
+    /// `6.3e-07` → `0.00000063`; text without an exponent is returned as it is. Validated
+    /// numbers lie within 1e-9…1e12 in magnitude, where Swift prints positive exponents never.
+    static func plainDecimal(_ text: String) -> String {
+        guard let e = text.firstIndex(of: "e"), let exponent = Int(text[text.index(after: e)...]), exponent < 0 else {
+            return text
+        }
+        var mantissa = text[..<e]
+        let negative = mantissa.hasPrefix("-")
+        if negative { mantissa = mantissa.dropFirst() }
+        let digits = mantissa.filter { $0 != "." }
+        let zeros = String(repeating: "0", count: -exponent - 1)
+        var result = (negative ? "-" : "") + "0." + zeros + digits
+        while result.hasSuffix("0") { result.removeLast() }
+        return result
     }
 
     private static func hex(_ color: RingColor, into w: inout ByteWriter) {

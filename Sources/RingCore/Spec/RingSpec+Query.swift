@@ -68,6 +68,15 @@ extension RingSpec {
         }
     }
 
+    /// Drops values that only restate a default, so two queries for the same ring give equal
+    /// specs, and equal specs give equal canonical keys.
+    mutating func normalize() {
+        if width == Double(size) / 10 { width = nil }
+        if trackWidth == resolvedWidth { trackWidth = nil }
+        if !gradient.isEmpty { color = nil }
+        if label == .text("{p}") { label = .auto }
+    }
+
     static func checkText(_ text: String, parameter: String, limit: Int) throws(RingSpecError) {
         var count = 0
         for scalar in text.unicodeScalars {
@@ -119,6 +128,7 @@ private struct QueryParser {
             if seen & (1 << RingParameter.start.index) != 0 { throw .conflict(parameter: "half", with: "start") }
         }
         try spec.validate()
+        spec.normalize()
     }
 
     private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -257,8 +267,9 @@ private struct QueryParser {
         } else {
             throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
         }
-        guard number.magnitude <= RingLimits.magnitude else {
-            throw .outOfRange(parameter: name, value: text, range: "±1e12")
+        guard number.magnitude <= RingLimits.magnitude, number == 0 || number.magnitude >= RingLimits.smallestMagnitude
+        else {
+            throw .outOfRange(parameter: name, value: text, range: "0 or 1e-9…1e12 in magnitude")
         }
         return number + 0  // + 0 turns -0 into 0
     }

@@ -1,0 +1,62 @@
+// libFuzzer harness for query → RingSpec → SVG, compiled together with RingCore's sources by
+// scripts/fuzz.sh (not part of the Swift package).
+//
+// Input: arbitrary bytes taken as a query string.
+// Checks: no crash or trap; a valid spec renders well-formed XML with no script, event
+// attribute or external reference, and its canonical key parses back to the same spec; an
+// invalid one gives an error naming a parameter of the contract.
+
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+private let parameterNames = Set(RingParameter.allCases.map(\.rawValue))
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let query = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let spec: RingSpec
+    do {
+        spec = try RingSpec(query: query)
+    } catch {
+        precondition(parameterNames.contains(error.parameter), "error names \(error.parameter)")
+        precondition(error.description.hasPrefix(error.parameter + ": "), "message \(error.description)")
+        let image = ErrorImage.render(message: error.description)
+        precondition(XMLParser(data: Data(image)).parse(), "error image is not well-formed")
+        return 0
+    }
+    let svg = RingRenderer.render(spec)
+    precondition(svg.count < 64 * 1024, "SVG of \(svg.count) bytes")
+    let checker = MarkupChecker()
+    let parser = XMLParser(data: Data(svg))
+    parser.delegate = checker
+    precondition(parser.parse(), "not well-formed: \(query)")
+    precondition(checker.problems.isEmpty, "\(checker.problems) in \(query)")
+    precondition((try? RingSpec(query: spec.canonicalKey)) == spec, "canonical key does not round-trip")
+    return 0
+}
+
+/// Collects elements outside the renderer's vocabulary, event attributes and references.
+private final class MarkupChecker: NSObject, XMLParserDelegate {
+    static let elements: Set<String> = [
+        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "feOffset", "feFlood", "feComposite", "feMerge",
+        "feMergeNode", "mask", "rect", "circle", "path", "g", "text",
+    ]
+    var problems: [String] = []
+
+    func parser(
+        _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        if !Self.elements.contains(name) { problems.append("element \(name)") }
+        for (attribute, value) in attributes {
+            if attribute.lowercased().hasPrefix("on") || attribute.contains("href") {
+                problems.append("attribute \(attribute)")
+            }
+            if value.lowercased().contains("javascript:") { problems.append("value \(value)") }
+            if value.contains("url("), !value.hasPrefix("url(#r") { problems.append("reference \(value)") }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
+#
+#   scripts/fuzz.sh http|query [SECONDS]
+#
+# The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
+# provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. Findings land in
+# .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
+# test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: scripts/fuzz.sh http|query [SECONDS]}
+seconds=${2:-60}
+case "$target" in
+    http)
+        sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
+                 Tests/Fuzz/HTTPRequestParserFuzz.swift) ;;
+    query)
+        sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
+    *) echo "fuzz.sh: unknown target '$target' (http or query)" >&2; exit 2 ;;
+esac
+out=.build/fuzz/$target
+mkdir -p "$out/corpus"
+binary=$out/fuzz-$target
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" \
+    "${sources[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+[ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
+# Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
+export SWIFT_BACKTRACE=enable=no
+"$binary" "$out/corpus" "Tests/Fuzz/corpus/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -max_len=4096 -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
+if [ -n "$(find "$out" -maxdepth 1 \( -name "crash-*" -o -name "leak-*" -o -name "timeout-*" -o -name "oom-*" \) -print -quit)" ]; then
+    echo "fuzz.sh: $target found a failure; inputs in $out" >&2
+    exit 1
+fi
+runs=$(awk '/stat::number_of_executed_units/ {print $2}' "$out/log")
+echo "fuzz.sh: $target ran $runs inputs in ${seconds}s without a failure"
