@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +18,7 @@ public final class Server: Sendable {
     public let configuration: ServerConfiguration
     public let statistics: ServerStatistics
     private let responder: any HTTPResponder
-    private let state = Mutex<State>(State())
+    private let state = Locked(State())
     private let finished = DispatchGroup()
 
     private struct State: @unchecked Sendable {  // event loops are thread-safe where shared

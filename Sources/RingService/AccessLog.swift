@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -27,7 +27,7 @@ public final class AccessLog: Sendable {
     }
 
     private let fd: Int32?
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
     /// Set once in `init`, cancelled in `deinit`; Dispatch sources are thread-safe.
     private nonisolated(unsafe) let timer: (any DispatchSourceTimer)?
     private static let flushThreshold = 64 * 1024

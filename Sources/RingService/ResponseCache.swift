@@ -1,6 +1,5 @@
 import HTTPServer
 import RingCore
-import Synchronization
 
 /// Complete, pre-serialized ring responses keyed by the spec's stable hash, plus a map from
 /// the raw query to that hash, so a repeated URL is served without parsing or rendering.
@@ -40,7 +39,7 @@ public final class ResponseCache: Sendable {
         var hash: UInt64
     }
 
-    private struct Storage: ~Copyable {
+    private struct Storage {
         var responses: LRUCache<UInt64, Entry>
         var aliases: LRUCache<UInt64, Alias>
         var hits = 0
@@ -48,10 +47,10 @@ public final class ResponseCache: Sendable {
     }
 
     private final class Partition: Sendable {
-        let storage: Mutex<Storage>
+        let storage: Locked<Storage>
 
         init(capacity: Int) {
-            storage = Mutex(
+            storage = Locked(
                 Storage(
                     responses: LRUCache(capacity: capacity - capacity / 8), aliases: LRUCache(capacity: capacity / 8)))
         }

@@ -229,6 +229,8 @@ enum ServeCommand {
             return 1
         }
         let statistics = ServerStatistics()
+        var service = service
+        service.cachePartitions = configuration.eventLoops  // one per loop: no lock contention
         let responder = RingService(configuration: service, accessLog: log, serverStatistics: statistics)
         let server = Server(configuration: configuration, responder: responder, statistics: statistics)
         do {

@@ -151,6 +151,10 @@ import Testing
         let log = String(decoding: server.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(log.contains(" GET /ring.svg?p=72 200 \(response.body.count) "))
         #expect(log.hasSuffix(" miss\n"))
+        // Under `swift test --sanitize=…` the server is instrumented too: it must report nothing.
+        let diagnostics = String(decoding: server.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(!diagnostics.contains("Sanitizer"), "\(diagnostics)")
+        #expect(diagnostics.hasSuffix("ring: stopped\n"))
     }
 
     @Test func healthcheckProbesALocalServer() throws {
