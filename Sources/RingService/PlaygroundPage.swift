@@ -1,26 +1,35 @@
+import Foundation
 import HTTPServer
 
-/// The page at `/`. A placeholder that points to the image endpoint until the interactive
-/// playground lands (issue 7).
+/// The playground at `/`: one self-contained HTML page that builds a ring URL from form
+/// controls, previews it, and offers copy-ready snippets. Its query string is its state.
+///
+/// The inline script and style are allowed by their SHA-256 digests in the page's
+/// Content-Security-Policy, computed here once, so the policy needs no `'unsafe-inline'` and
+/// nothing can be loaded from anywhere but this service.
 enum PlaygroundPage {
-    static let response = HTTPResponse(
-        status: .ok,
-        headers: [
-            ("Content-Type", "text/html; charset=utf-8"),
-            ("Cache-Control", "public, max-age=300"),
-            ("Content-Security-Policy", "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'"),
-            ("X-Content-Type-Options", "nosniff"),
-        ],
-        body: Array(html.utf8))
+    static let response: HTTPResponse = {
+        let html = PlaygroundMarkup.html(style: PlaygroundMarkup.style, script: PlaygroundMarkup.script)
+        return HTTPResponse(
+            status: .ok,
+            headers: [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Cache-Control", "public, max-age=300"),
+                ("Content-Security-Policy", contentSecurityPolicy),
+                ("X-Content-Type-Options", "nosniff"),
+                ("Referrer-Policy", "no-referrer"),
+            ],
+            body: Array(html.utf8))
+    }()
 
-    private static let html = """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>ring</title>
-        <meta name="viewport" content="width=device-width, initial-scale=1">
-        <style>body{font:16px system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}
-        code{background:#8882;padding:.1em .3em;border-radius:4px}</style></head>
-        <body><h1>ring</h1><p>Progress rings as images, served by URL.</p>
-        <p><img src="/ring.svg?p=72&amp;slice=0.45" alt="72%" width="120" height="120"></p>
-        <p><code>&lt;img src="/ring.svg?p=72&amp;slice=0.45"&gt;</code></p></body></html>
-        """
+    /// Scripts and styles by digest only; images and fetches from this origin only.
+    static let contentSecurityPolicy =
+        "default-src 'none'; script-src '\(digest(PlaygroundMarkup.script))'; "
+        + "style-src '\(digest(PlaygroundMarkup.style))'; img-src 'self'; connect-src 'self'; "
+        + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+    /// `sha256-` and the base64 digest of `text`, as CSP writes hash sources.
+    static func digest(_ text: String) -> String {
+        "sha256-" + Data(SHA256.hash(Array(text.utf8))).base64EncodedString()
+    }
 }

@@ -56,7 +56,8 @@ import Testing
         let wide = String(repeating: "\u{5168}", count: RingLimits.labelScalars)
         let title = String(repeating: "&", count: RingLimits.titleScalars)
         let query =
-            "p=99.999&size=1024&width=341&trackWidth=341&gradient=" + Array(repeating: "f00a", count: 8).joined(separator: ",")
+            "p=99.999&size=1024&width=341&trackWidth=341&gradient="
+            + Array(repeating: "f00a", count: 8).joined(separator: ",")
             + "&outline=fff8&fill=0008&bg=1238&shadow=1&anim=10&decimals=3&dir=ccw&start=12.5&cap=round&theme=auto"
             + "&label=" + wide.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
             + "&title=" + title.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
@@ -77,7 +78,8 @@ import Testing
                 if name == "aria-label" { continue }
                 #expect(!value.lowercased().contains("javascript:"), "\(query): \(name)=\(value)")
                 if value.contains("url(") {
-                    #expect(value.hasPrefix("url(#r") && value.hasSuffix(")") && value.count == 25, "\(query): \(value)")
+                    #expect(
+                        value.hasPrefix("url(#r") && value.hasSuffix(")") && value.count == 25, "\(query): \(value)")
                 }
             }
             if element.name == "style" {

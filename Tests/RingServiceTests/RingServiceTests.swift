@@ -142,6 +142,26 @@ final class ServiceHarness {
         }
     }
 
+    /// The page's policy allows exactly its own inline script and style, by digest.
+    @Test func playgroundPolicyHashesItsInlineCode() throws {
+        let harness = try ServiceHarness()
+        let response = try harness.get("/?p=72")
+        #expect(response.status == 200)
+        let page = response.text
+        let policy = try #require(response.header("Content-Security-Policy"))
+        #expect(policy.hasPrefix("default-src 'none'; "))
+        #expect(!policy.contains("unsafe"))
+        for (open, close, directive) in [("<script>", "</script>", "script-src"), ("<style>", "</style>", "style-src")]
+        {
+            let start = try #require(page.range(of: open)).upperBound
+            let end = try #require(page.range(of: close, range: start..<page.endIndex)).lowerBound
+            let digest = PlaygroundPage.digest(String(page[start..<end]))
+            #expect(policy.contains("\(directive) '\(digest)'"), "\(directive) does not allow the page's own code")
+        }
+        #expect(page.components(separatedBy: "<script").count == 2, "exactly one script element")
+        #expect(!page.contains("http://") && !page.contains("https://"), "nothing loaded from elsewhere")
+    }
+
     @Test func cachesByQueryAndByHash() throws {
         let harness = try ServiceHarness()
         _ = try harness.get("/ring.svg?p=33")

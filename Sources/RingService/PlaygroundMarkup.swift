@@ -1,0 +1,243 @@
+/// The playground's HTML, CSS and JavaScript. Kept apart from the response so the policy
+/// hashes cover exactly the text between `<script>` / `<style>` and their end tags.
+enum PlaygroundMarkup {
+    static func html(style: String, script: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>ring playground</title>
+        <link rel="icon" type="image/svg+xml" href="/ring.svg?p=72&amp;size=32&amp;width=6&amp;label=none">
+        <style>\(style)</style>
+        </head>
+        <body>
+        <header><h1>ring</h1><p>Build a progress ring, then copy its URL.</p></header>
+        <main>
+        <form id="controls" aria-label="Ring parameters"></form>
+        <section id="result" aria-label="Preview and snippets">
+        <div id="stage"><img id="preview" alt="Ring preview"></div>
+        <p id="status" role="status" aria-live="polite"></p>
+        <div id="snippets"></div>
+        </section>
+        </main>
+        <footer><p>Every parameter is described in the project's docs/parameters.md.</p></footer>
+        <script>\(script)</script>
+        </body>
+        </html>
+        """
+    }
+
+    static let style = #"""
+        :root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--field:#f6f8fa;--accent:#0969da;--error:#d1242f;--stage:#f6f8fa}
+        @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--field:#151b23;--accent:#4493f8;--error:#f85149;--stage:#151b23}}
+        *{box-sizing:border-box}
+        body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
+        header,footer{padding:1rem 1.5rem}header h1{margin:0;font-size:1.5rem}header p,footer p{margin:.25rem 0 0;color:var(--muted)}
+        main{display:grid;grid-template-columns:minmax(280px,420px) 1fr;gap:1.5rem;padding:0 1.5rem}
+        @media (max-width:760px){main{grid-template-columns:1fr}}
+        form{display:grid;grid-template-columns:1fr 1fr;gap:.6rem .9rem;align-content:start}
+        .field{display:flex;flex-direction:column;gap:.2rem;min-width:0}
+        .field.wide{grid-column:1/-1}
+        label{font-weight:600;font-size:.85rem}
+        .hint{color:var(--muted);font-size:.78rem}
+        input,select{font:inherit;color:inherit;background:var(--field);border:1px solid var(--line);border-radius:6px;padding:.35rem .5rem;min-width:0;width:100%}
+        input[type=checkbox]{width:auto;align-self:flex-start;margin:.3rem 0}
+        input[type=range]{padding:0}
+        input[type=color]{width:2.4rem;height:2.1rem;padding:.1rem;flex:none}
+        .pair{display:flex;gap:.4rem}
+        input:focus-visible,select:focus-visible,button:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
+        [aria-invalid=true]{border-color:var(--error)}
+        .error{color:var(--error);font-size:.8rem;min-height:0}
+        .error:empty{display:none}
+        #stage{display:flex;align-items:center;justify-content:center;min-height:280px;background:var(--stage);border:1px solid var(--line);border-radius:10px;padding:1rem}
+        #preview{max-width:100%;height:auto}
+        #status{color:var(--muted);min-height:1.4em}
+        .snippet{margin:.8rem 0}
+        .snippet label{display:block;margin-bottom:.2rem}
+        .snippet .pair{align-items:stretch}
+        textarea{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:inherit;background:var(--field);border:1px solid var(--line);border-radius:6px;padding:.4rem .5rem;width:100%;resize:vertical}
+        button{font:inherit;font-size:.85rem;color:#fff;background:var(--accent);border:0;border-radius:6px;padding:.35rem .8rem;cursor:pointer;flex:none}
+        """#
+
+    static let script = #"""
+        "use strict";
+        const fields = [
+          {name: "p", label: "Value", type: "number", def: "", step: "any", required: true, hint: "the value shown"},
+          {name: "min", label: "Min", type: "number", def: "0", step: "any"},
+          {name: "max", label: "Max", type: "number", def: "100", step: "any"},
+          {name: "slice", label: "Gap", type: "range", def: "0", min: "0", max: "0.9", step: "0.01", hint: "fraction left open"},
+          {name: "half", label: "Half gauge", type: "checkbox", def: false},
+          {name: "start", label: "Start angle", type: "number", def: "0", step: "any", hint: "degrees clockwise from 12"},
+          {name: "dir", label: "Direction", type: "select", def: "cw", options: ["cw", "ccw"]},
+          {name: "size", label: "Size", type: "number", def: "120", min: "16", max: "1024", step: "1", hint: "px"},
+          {name: "width", label: "Bar width", type: "number", def: "", step: "any", placeholder: "size/10"},
+          {name: "trackWidth", label: "Track width", type: "number", def: "", step: "any", placeholder: "bar width"},
+          {name: "color", label: "Bar colour", type: "color", def: "", placeholder: "2f81f7"},
+          {name: "gradient", label: "Gradient", type: "text", def: "", placeholder: "22c55e,eab308,ef4444", hint: "2–8 colours, overrides the bar colour"},
+          {name: "track", label: "Track colour", type: "color", def: "", placeholder: "default or none"},
+          {name: "fill", label: "Fill", type: "color", def: "", placeholder: "none"},
+          {name: "bg", label: "Background", type: "color", def: "", placeholder: "none"},
+          {name: "outline", label: "Outline", type: "color", def: "", placeholder: "none"},
+          {name: "cap", label: "Caps", type: "select", def: "round", options: ["round", "butt"]},
+          {name: "decimals", label: "Decimals", type: "select", def: "0", options: ["0", "1", "2", "3"]},
+          {name: "label", label: "Label", type: "text", def: "", placeholder: "auto", hint: "auto, none, or text with {p}", wide: true},
+          {name: "labelColor", label: "Label colour", type: "color", def: "", placeholder: "default"},
+          {name: "theme", label: "Theme", type: "select", def: "auto", options: ["auto", "light", "dark"]},
+          {name: "anim", label: "Animation", type: "number", def: "0", min: "0", max: "10", step: "any", hint: "seconds, 0 = static"},
+          {name: "shadow", label: "Shadow", type: "checkbox", def: false},
+          {name: "title", label: "Title", type: "text", def: "", placeholder: "the percentage", hint: "accessible name", wide: true},
+        ];
+        const form = document.getElementById("controls");
+        const preview = document.getElementById("preview");
+        const status = document.getElementById("status");
+        const snippets = document.getElementById("snippets");
+        const controls = {};
+
+        function element(tag, attributes, text) {
+          const node = document.createElement(tag);
+          for (const [key, value] of Object.entries(attributes || {})) {
+            if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value === true ? "" : value);
+          }
+          if (text !== undefined) node.textContent = text;
+          return node;
+        }
+
+        for (const field of fields) {
+          const id = "f-" + field.name;
+          const box = element("div", {class: "field" + (field.wide ? " wide" : "")});
+          box.append(element("label", {for: id}, field.label + " (" + field.name + ")"));
+          let input;
+          if (field.type === "select") {
+            input = element("select", {id: id, name: field.name});
+            for (const option of field.options) input.append(element("option", {value: option}, option));
+          } else if (field.type === "checkbox") {
+            input = element("input", {id: id, name: field.name, type: "checkbox"});
+          } else {
+            const type = field.type === "color" ? "text" : field.type;
+            input = element("input", {id: id, name: field.name, type: type, min: field.min, max: field.max,
+              step: field.step, placeholder: field.placeholder, required: field.required, autocomplete: "off",
+              spellcheck: "false", "aria-describedby": "e-" + field.name + (field.hint ? " h-" + field.name : "")});
+          }
+          controls[field.name] = input;
+          if (field.type === "color") {
+            const pair = element("div", {class: "pair"});
+            const picker = element("input", {type: "color", "aria-label": "Pick " + field.label.toLowerCase(), tabindex: "0"});
+            picker.addEventListener("input", () => { input.value = picker.value.slice(1); update(); });
+            pair.append(input, picker);
+            box.append(pair);
+          } else {
+            box.append(input);
+          }
+          if (field.hint) box.append(element("span", {class: "hint", id: "h-" + field.name}, field.hint));
+          box.append(element("span", {class: "error", id: "e-" + field.name, role: "alert"}));
+          input.addEventListener(field.type === "text" || field.type === "number" || field.type === "color" ? "input" : "change", update);
+          if (field.type === "range") input.addEventListener("input", update);
+          form.append(box);
+        }
+
+        const snippetFields = [
+          ["url", "Image URL"], ["markdown", "Markdown"], ["html", "HTML"], ["picture", "Light and dark (<picture>)"],
+        ];
+        const snippetAreas = {};
+        for (const [key, title] of snippetFields) {
+          const box = element("div", {class: "snippet"});
+          const id = "s-" + key;
+          box.append(element("label", {for: id}, title));
+          const pair = element("div", {class: "pair"});
+          const area = element("textarea", {id: id, readonly: true, rows: key === "picture" ? "4" : "2"});
+          const button = element("button", {type: "button", id: "copy-" + key, "aria-label": "Copy " + title}, "Copy");
+          button.addEventListener("click", () => copy(area, button));
+          pair.append(area, button);
+          box.append(pair);
+          snippets.append(box);
+          snippetAreas[key] = area;
+        }
+
+        function truthy(value) { return ["", "1", "true", "yes", "on"].includes(String(value).toLowerCase()); }
+
+        function load() {
+          const params = new URLSearchParams(location.search);
+          for (const field of fields) {
+            const input = controls[field.name];
+            const value = params.get(field.name);
+            if (field.type === "checkbox") input.checked = value !== null ? truthy(value) : field.def;
+            else input.value = value !== null ? value : (field.name === "p" ? "72" : field.def);
+          }
+        }
+
+        function query(overrides) {
+          const params = new URLSearchParams();
+          for (const field of fields) {
+            const input = controls[field.name];
+            let value = field.type === "checkbox" ? input.checked : input.value.trim();
+            if (overrides && field.name in overrides) value = overrides[field.name];
+            if (field.type === "checkbox") { if (value) params.append(field.name, "1"); continue; }
+            if (field.name === "p" || (value !== "" && value !== field.def)) params.append(field.name, value);
+          }
+          return params.toString();
+        }
+
+        function escapeHTML(text) {
+          return text.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"})[c]);
+        }
+
+        let sequence = 0;
+        function update() {
+          const q = query();
+          const src = "/ring.svg?" + q;
+          preview.src = src;
+          history.replaceState(null, "", "?" + q);
+          const base = location.origin + "/ring.svg?";
+          const url = base + q;
+          const title = controls.title.value.trim();
+          const alt = title || ("Progress: " + (controls.p.value.trim() || "?"));
+          snippetAreas.url.value = url;
+          snippetAreas.markdown.value = "![" + alt.replace(/[\[\]]/g, "") + "](" + url + ")";
+          const size = controls.size.value.trim() || "120";
+          const height = controls.half.checked ? "" : " height=\"" + escapeHTML(size) + "\"";
+          snippetAreas.html.value = "<img src=\"" + escapeHTML(url) + "\" width=\"" + escapeHTML(size) + "\"" + height + " alt=\"" + escapeHTML(alt) + "\">";
+          snippetAreas.picture.value = "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"" +
+            escapeHTML(base + query({theme: "dark"})) + "\">\n  <img src=\"" + escapeHTML(base + query({theme: "light"})) +
+            "\" alt=\"" + escapeHTML(alt) + "\">\n</picture>";
+          const mine = ++sequence;
+          fetch(src, {method: "HEAD"}).then(response => {
+            if (mine !== sequence) return;
+            showError(response.headers.get("X-Ring-Error"));
+          }).catch(() => { if (mine === sequence) status.textContent = "The service did not answer."; });
+        }
+
+        function showError(message) {
+          for (const field of fields) {
+            document.getElementById("e-" + field.name).textContent = "";
+            controls[field.name].removeAttribute("aria-invalid");
+          }
+          if (!message) { status.textContent = ""; return; }
+          const name = message.split(":")[0];
+          const slot = document.getElementById("e-" + name);
+          if (slot) {
+            slot.textContent = message;
+            controls[name].setAttribute("aria-invalid", "true");
+            status.textContent = "";
+          } else {
+            status.textContent = message;
+          }
+        }
+
+        function copy(area, button) {
+          const done = () => { button.textContent = "Copied"; setTimeout(() => { button.textContent = "Copy"; }, 1500); };
+          if (navigator.clipboard && window.isSecureContext) {
+            navigator.clipboard.writeText(area.value).then(done, () => { area.select(); document.execCommand("copy"); done(); });
+          } else {
+            area.select();
+            document.execCommand("copy");
+            done();
+          }
+        }
+
+        load();
+        update();
+        """#
+}
