@@ -78,30 +78,29 @@ public final class Metrics: Sendable {
         text += "ring_render_seconds_bucket{le=\"+Inf\"} \(count)\n"
         text += "ring_render_seconds_sum \(Double(renderNanoseconds.value.load(ordering: .relaxed)) / 1e9)\n"
         text += "ring_render_seconds_count \(count)\n"
-        family("ring_cache_hits_total", "counter", "Ring requests served from the response cache.")
-        text += "ring_cache_hits_total \(cache.hits)\n"
-        family("ring_cache_misses_total", "counter", "Ring requests whose query was not in the cache.")
-        text += "ring_cache_misses_total \(cache.misses)\n"
-        family("ring_cache_evictions_total", "counter", "Cache entries evicted to stay under the byte cap.")
-        text += "ring_cache_evictions_total \(cache.evictions)\n"
-        family("ring_cache_bytes", "gauge", "Bytes held by the response cache.")
-        text += "ring_cache_bytes \(cache.bytes)\n"
-        family("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.")
-        text += "ring_cache_capacity_bytes \(cacheCapacity)\n"
-        family("ring_cache_entries", "gauge", "Rings held by the response cache.")
-        text += "ring_cache_entries \(cache.entries)\n"
-        family("ring_open_connections", "gauge", "Client connections open now.")
-        text += "ring_open_connections \(server.openConnections)\n"
-        family("ring_connections_accepted_total", "counter", "Client connections accepted.")
-        text += "ring_connections_accepted_total \(server.acceptedConnections)\n"
-        family(
+        func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
+            family(name, type, help)
+            text += "\(name) \(value)\n"
+        }
+        single("ring_cache_hits_total", "counter", "Ring requests served from the response cache.", cache.hits)
+        single("ring_cache_misses_total", "counter", "Ring requests whose query was not in the cache.", cache.misses)
+        single(
+            "ring_cache_evictions_total", "counter", "Cache entries evicted to stay under the byte cap.",
+            cache.evictions)
+        single("ring_cache_bytes", "gauge", "Bytes held by the response cache.", cache.bytes)
+        single("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.", cacheCapacity)
+        single("ring_cache_entries", "gauge", "Rings held by the response cache.", cache.entries)
+        single("ring_open_connections", "gauge", "Client connections open now.", server.openConnections)
+        single("ring_connections_accepted_total", "counter", "Client connections accepted.", server.acceptedConnections)
+        single(
             "ring_connections_refused_total", "counter",
-            "Connections closed at once because the connection cap was reached.")
-        text += "ring_connections_refused_total \(server.refusedConnections)\n"
-        family("ring_protocol_errors_total", "counter", "Requests the server rejected as malformed HTTP.")
-        text += "ring_protocol_errors_total \(server.protocolErrors)\n"
-        family("ring_connection_timeouts_total", "counter", "Connections closed by a header, idle or write deadline.")
-        text += "ring_connection_timeouts_total \(server.timeouts)\n"
+            "Connections closed at once because the connection cap was reached.", server.refusedConnections)
+        single(
+            "ring_protocol_errors_total", "counter", "Requests the server rejected as malformed HTTP.",
+            server.protocolErrors)
+        single(
+            "ring_connection_timeouts_total", "counter", "Connections closed by a header, idle or write deadline.",
+            server.timeouts)
         return text
     }
 }

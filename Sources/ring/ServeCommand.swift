@@ -8,17 +8,57 @@ import RingService
 /// `ring serve`: parses flags (and `HOST`/`PORT` from the environment), starts the server,
 /// drains on SIGTERM/SIGINT and exits 0.
 enum ServeCommand {
-    /// One flag: its name, its value's description, its default's text, and how it applies.
+    /// One flag: its name, its value's description, its help (with the default), and how it
+    /// applies a value; `apply` returns false when the value is not acceptable.
     private struct Flag: Sendable {
+        typealias Apply =
+            @Sendable (String, inout ServerConfiguration, inout ServiceConfiguration, inout String) -> Bool
         var name: String
         var value: String
         var help: String
-        var apply: @Sendable (String, inout ServerConfiguration, inout ServiceConfiguration, inout String) -> Bool
-    }
+        var apply: Apply
 
-    private static func number(_ text: String) -> Double? {
-        guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
-        return value
+        /// A whole number of the server's configuration, within `range`.
+        static func server(
+            _ name: String, _ value: String, _ help: String,
+            _ path: any WritableKeyPath<ServerConfiguration, Int> & Sendable,
+            in range: ClosedRange<Int>
+        ) -> Flag {
+            Flag(name: name, value: value, help: "\(help) (\(defaults.server[keyPath: path]))") { text, server, _, _ in
+                guard let number = integer(text, range) else { return false }
+                server[keyPath: path] = number
+                return true
+            }
+        }
+
+        /// Seconds in the server's configuration; zero allowed only where `allowZero`.
+        static func seconds(
+            _ name: String, _ help: String, _ path: any WritableKeyPath<ServerConfiguration, Double> & Sendable,
+            allowZero: Bool = false
+        ) -> Flag {
+            Flag(name: name, value: "SECONDS", help: "\(help) (\(defaults.server[keyPath: path]))") {
+                text, server, _, _ in
+                guard let seconds = Double(text), seconds.isFinite, seconds > 0 || (allowZero && seconds == 0),
+                    seconds <= 86_400
+                else { return false }
+                server[keyPath: path] = seconds
+                return true
+            }
+        }
+
+        /// A whole number of the service's configuration, within `range`, stored times `scale`.
+        static func service(
+            _ name: String, _ value: String, _ help: String,
+            _ path: any WritableKeyPath<ServiceConfiguration, Int> & Sendable,
+            in range: ClosedRange<Int>, scale: Int = 1
+        ) -> Flag {
+            Flag(name: name, value: value, help: "\(help) (\(defaults.service[keyPath: path] / scale))") {
+                text, _, service, _ in
+                guard let number = integer(text, range) else { return false }
+                service[keyPath: path] = number * scale
+                return true
+            }
+        }
     }
 
     private static func integer(_ text: String, _ range: ClosedRange<Int>) -> Int? {
@@ -29,140 +69,39 @@ enum ServeCommand {
     private static let defaults = (server: ServerConfiguration(), service: ServiceConfiguration())
 
     private static let flags: [Flag] = [
-        Flag(
-            name: "--host", value: "ADDRESS",
-            help: "address to listen on; :: for IPv4 and IPv6 (env HOST; \(defaults.server.host))"
-        ) {
+        Flag(name: "--host", value: "ADDRESS", help: "address to listen on; :: for IPv4 and IPv6 (env HOST; 0.0.0.0)") {
             text, server, _, _ in
             server.host = text
             return !text.isEmpty
         },
-        Flag(name: "--port", value: "N", help: "TCP port, 0 for any (env PORT; \(defaults.server.port))") {
-            text, server, _, _ in
+        Flag(name: "--port", value: "N", help: "TCP port, 0 for any (env PORT; 8080)") { text, server, _, _ in
             guard let port = integer(text, 0...65535) else { return false }
             server.port = port
             return true
         },
-        Flag(name: "--cache-mb", value: "N", help: "response cache size in MiB (\(defaults.service.cacheBytes >> 20))")
-        {
-            text, _, service, _ in
-            guard let megabytes = integer(text, 1...65536) else { return false }
-            service.cacheBytes = megabytes << 20
-            return true
-        },
-        Flag(name: "--max-age", value: "SECONDS", help: "Cache-Control max-age of rings (\(defaults.service.maxAge))") {
-            text, _, service, _ in
-            guard let seconds = integer(text, 0...31_536_000) else { return false }
-            service.maxAge = seconds
-            return true
-        },
-        Flag(
-            name: "--error-max-age", value: "SECONDS", help: "max-age of error images (\(defaults.service.errorMaxAge))"
-        ) {
-            text, _, service, _ in
-            guard let seconds = integer(text, 0...60) else { return false }
-            service.errorMaxAge = seconds
-            return true
-        },
+        .service("--cache-mb", "N", "response cache size in MiB", \.cacheBytes, in: 1...65536, scale: 1 << 20),
+        .service("--max-age", "SECONDS", "Cache-Control max-age of rings", \.maxAge, in: 0...31_536_000),
+        .service("--error-max-age", "SECONDS", "max-age of error images, at most 60", \.errorMaxAge, in: 0...60),
         Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") {
             text, _, _, log in
             log = text
             return !text.isEmpty
         },
-        Flag(
-            name: "--threads", value: "N", help: "event loops, one thread each (\(defaults.server.eventLoops) = cores)"
-        ) {
-            text, server, _, _ in
-            guard let count = integer(text, 1...256) else { return false }
-            server.eventLoops = count
-            return true
-        },
-        Flag(
-            name: "--max-connections", value: "N", help: "connections held at once (\(defaults.server.maxConnections))"
-        ) {
-            text, server, _, _ in
-            guard let count = integer(text, 1...1_000_000) else { return false }
-            server.maxConnections = count
-            return true
-        },
-        Flag(
-            name: "--header-timeout", value: "SECONDS",
-            help: "deadline for a request head (\(defaults.server.headerTimeout))"
-        ) {
-            text, server, _, _ in
-            guard let seconds = number(text), seconds > 0 else { return false }
-            server.headerTimeout = seconds
-            return true
-        },
-        Flag(name: "--idle-timeout", value: "SECONDS", help: "keep-alive idle timeout (\(defaults.server.idleTimeout))")
-        {
-            text, server, _, _ in
-            guard let seconds = number(text), seconds > 0 else { return false }
-            server.idleTimeout = seconds
-            return true
-        },
-        Flag(
-            name: "--write-timeout", value: "SECONDS",
-            help: "deadline for a client to read a response (\(defaults.server.writeTimeout))"
-        ) {
-            text, server, _, _ in
-            guard let seconds = number(text), seconds > 0 else { return false }
-            server.writeTimeout = seconds
-            return true
-        },
-        Flag(
-            name: "--drain-timeout", value: "SECONDS",
-            help: "on SIGTERM, time to finish in-flight responses (\(defaults.server.drainTimeout))"
-        ) {
-            text, server, _, _ in
-            guard let seconds = number(text) else { return false }
-            server.drainTimeout = seconds
-            return true
-        },
-        Flag(
-            name: "--max-request-line", value: "BYTES",
-            help: "longest request line, else 414 (\(defaults.server.maxRequestLineBytes))"
-        ) {
-            text, server, _, _ in
-            guard let bytes = integer(text, 64...1_048_576) else { return false }
-            server.maxRequestLineBytes = bytes
-            return true
-        },
-        Flag(
-            name: "--max-header-bytes", value: "BYTES",
-            help: "largest header block, else 431 (\(defaults.server.maxHeaderBytes))"
-        ) {
-            text, server, _, _ in
-            guard let bytes = integer(text, 256...1_048_576) else { return false }
-            server.maxHeaderBytes = bytes
-            return true
-        },
-        Flag(
-            name: "--max-headers", value: "N", help: "most header fields, else 431 (\(defaults.server.maxHeaderCount))"
-        ) {
-            text, server, _, _ in
-            guard let count = integer(text, 1...10_000) else { return false }
-            server.maxHeaderCount = count
-            return true
-        },
-        Flag(
-            name: "--max-body", value: "BYTES",
-            help: "largest request body read and discarded, else 413 (\(defaults.server.maxBodyBytes))"
-        ) {
-            text, server, _, _ in
-            guard let bytes = integer(text, 0...16_777_216) else { return false }
-            server.maxBodyBytes = bytes
-            return true
-        },
-        Flag(
-            name: "--max-query", value: "BYTES",
-            help: "longest query rendered, else an error image (\(defaults.service.maxQueryBytes))"
-        ) {
-            text, _, service, _ in
-            guard let bytes = integer(text, 1...1_048_576) else { return false }
-            service.maxQueryBytes = bytes
-            return true
-        },
+        .server("--threads", "N", "event loops, one thread each; default: cores", \.eventLoops, in: 1...256),
+        .server("--max-connections", "N", "connections held at once", \.maxConnections, in: 1...1_000_000),
+        .seconds("--header-timeout", "deadline for a whole request head", \.headerTimeout),
+        .seconds("--idle-timeout", "keep-alive idle timeout", \.idleTimeout),
+        .seconds("--write-timeout", "deadline for a client to read a response", \.writeTimeout),
+        .seconds("--drain-timeout", "on SIGTERM, time to finish in-flight responses", \.drainTimeout, allowZero: true),
+        .server(
+            "--max-request-line", "BYTES", "longest request line, else 414", \.maxRequestLineBytes, in: 64...1_048_576),
+        .server("--max-header-bytes", "BYTES", "largest header block, else 431", \.maxHeaderBytes, in: 256...1_048_576),
+        .server("--max-headers", "N", "most header fields, else 431", \.maxHeaderCount, in: 1...10_000),
+        .server(
+            "--max-body", "BYTES", "largest request body read and discarded, else 413", \.maxBodyBytes,
+            in: 0...16_777_216),
+        .service(
+            "--max-query", "BYTES", "longest query rendered, else an error image", \.maxQueryBytes, in: 1...1_048_576),
     ]
 
     static var usage: String {

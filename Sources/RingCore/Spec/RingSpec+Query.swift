@@ -352,7 +352,9 @@ private struct QueryParser {
             if byte == UInt8(ascii: "+") {
                 decoded.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else {
+                guard index + 2 < bytes.count, let high = RingColor.hexValue(bytes[index + 1]),
+                    let low = RingColor.hexValue(bytes[index + 2])
+                else {
                     return nil
                 }
                 decoded.append(high << 4 | low)
@@ -363,14 +365,5 @@ private struct QueryParser {
             index += 1
         }
         return String(validating: decoded, as: UTF8.self)
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
