@@ -43,6 +43,19 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 0.3)
     }
 
+    @Test func dropsClientsThatDoNotReadTheirResponse() throws {
+        let server = try TestServer { $0.writeTimeout = 0.5 }
+        let client = try server.client()
+        var size: Int32 = 4096
+        setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Never read: the server's send buffer fills, the write deadline passes, it lets go.
+        #expect(waitUntil { server.server.statistics.timeouts >= 1 })
+        #expect(waitUntil { server.server.statistics.openConnections == 0 })
+        // (Reading what is still in flight through a 4 KiB window would take minutes.)
+        client.reset()
+    }
+
     @Test func answersAHalfClosedClient() throws {
         let server = try TestServer()
         let client = try server.client()

@@ -31,10 +31,13 @@ import Testing
         return testBinary.deletingLastPathComponent().appendingPathComponent("ring")
     }
 
-    static func run(_ arguments: [String]) throws -> Outcome {
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -104,9 +107,25 @@ import Testing
         let err = Pipe()
         let port: Int
 
-        init(_ extra: [String] = []) throws {
-            process.executableURL = CommandLineTests.executable
-            process.arguments = ["serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "stdout"] + extra
+        init(
+            _ extra: [String] = [], arguments: [String]? = nil, environment: [String: String]? = nil,
+            descriptorLimit: Int? = nil
+        ) throws {
+            let serve =
+                ["serve"] + (arguments ?? ["--host", "127.0.0.1", "--port", "0", "--access-log", "stdout"]) + extra
+            if let descriptorLimit {
+                // A shell lowers both limits, so the server cannot raise its soft limit past it.
+                process.executableURL = URL(fileURLWithPath: "/bin/sh")
+                process.arguments =
+                    ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", CommandLineTests.executable.path]
+                    + serve
+            } else {
+                process.executableURL = CommandLineTests.executable
+                process.arguments = serve
+            }
+            if let environment {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             process.standardOutput = out
             process.standardError = err
             try process.run()
@@ -118,6 +137,14 @@ import Testing
                 banner += String(decoding: chunk, as: UTF8.self)
             }
             port = try #require(Int(banner.split(separator: ":").last?.split(separator: " ").first ?? ""), "\(banner)")
+        }
+
+        /// User plus system clock ticks the server has used (the shell `exec`s it, same pid).
+        func cpuTicks() -> Int {
+            let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+            let fields = stat.split(separator: ")").last?.split(separator: " ") ?? []
+            guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return 0 }
+            return user + system
         }
 
         /// A line of /proc/PID/status, e.g. `Threads`.
@@ -163,6 +190,49 @@ import Testing
         server.process.terminate()
         server.process.waitUntilExit()
         #expect(try Self.run(["healthcheck", "--port", String(server.port)]).status == 1)
+    }
+
+    @Test func hostAndPortComeFromTheEnvironment() throws {
+        let server = try ServeProcess(
+            arguments: ["--access-log", "off"], environment: ["HOST": "127.0.0.1", "PORT": "0"])
+        let client = try RawClient(port: server.port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        #expect(try Self.run(["serve", "--access-log", "off"], environment: ["PORT": "http"]).status == 2)
+    }
+
+    @Test func accessLogGoesToAFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ring-access-\(getpid())-\(Int.random(in: 0..<1_000_000)).log"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try ServeProcess(["--access-log", path])
+        let client = try RawClient(port: server.port)
+        client.send("HEAD /ring.svg?p=5 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse(head: true)?.status == 200)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        #expect(log.contains(" HEAD /ring.svg?p=5 200 0 ") && log.hasSuffix(" miss\n"), "\(log)")
+        #expect(try Self.run(["serve", "--port", "0", "--access-log", "/nonexistent/dir/log"]).status == 1)
+    }
+
+    /// Out of descriptors, the server stops accepting for a moment instead of spinning on a
+    /// listener that stays readable, and recovers when descriptors free up.
+    @Test func backsOffWhenOutOfDescriptors() throws {
+        let server = try ServeProcess(["--access-log", "off"], descriptorLimit: 40)
+        var clients: [RawClient] = []
+        for _ in 0..<60 { clients.append(try RawClient(port: server.port, timeout: 1)) }
+        usleep(300_000)
+        let before = server.cpuTicks()
+        usleep(1_000_000)
+        let spent = server.cpuTicks() - before
+        #expect(spent < 30, "\(spent) ticks of CPU in one second while out of descriptors")
+        clients.removeAll()
+        usleep(300_000)
+        let client = try RawClient(port: server.port)
+        client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
     }
 
     /// Idle keep-alive connections cost a descriptor each, never a thread.
