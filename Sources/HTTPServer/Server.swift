@@ -87,7 +87,9 @@ public final class Server: Sendable {
         finished.wait()
     }
 
-    /// Calls ``shutdown()`` on SIGTERM or SIGINT, through Dispatch signal sources.
+    /// Calls ``shutdown()`` on SIGTERM or SIGINT, through Dispatch signal sources. Call it
+    /// before ``start()``: the sources need a descriptor, which a flood of connections could
+    /// otherwise have taken.
     public func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
         var sources: [any DispatchSourceSignal] = []
         for number in signals {

@@ -173,8 +173,10 @@ enum ServeCommand {
         let responder = RingService(configuration: service, accessLog: log, serverStatistics: statistics)
         let server = Server(configuration: configuration, responder: responder, statistics: statistics)
         do {
-            let port = try server.start()
+            // Signals first: libdispatch opens its signalfd lazily, and a server already out of
+            // descriptors under a connection flood would otherwise never hear SIGTERM.
             server.shutdownOnSignals()
+            let port = try server.start()
             print(
                 "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops)",
                 to: &stderr)

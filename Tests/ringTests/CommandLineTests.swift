@@ -156,11 +156,14 @@ import Testing
             }
         }
 
+        /// Stops the server: SIGTERM, then SIGKILL if it has not exited within 20 s, so a server
+        /// that ignores SIGTERM fails its test instead of hanging the suite.
         deinit {
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-            }
+            guard process.isRunning else { return }
+            process.terminate()
+            for _ in 0..<200 where process.isRunning { usleep(100_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
         }
     }
 
@@ -233,6 +236,10 @@ import Testing
         let client = try RawClient(port: server.port)
         client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
+        // Still hears SIGTERM after running out of descriptors.
+        kill(server.process.processIdentifier, SIGTERM)
+        for _ in 0..<100 where server.process.isRunning { usleep(100_000) }
+        #expect(!server.process.isRunning, "ignored SIGTERM after descriptor exhaustion")
     }
 
     /// Idle keep-alive connections cost a descriptor each, never a thread.
