@@ -27,6 +27,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var writeTimeout: Double = 10
     /// On shutdown, how long in-flight responses may take before connections are cut, seconds.
     public var drainTimeout: Double = 10
+    /// After waking with more than this many ready events, a loop yields its core once
+    /// (`sched_yield`) before polling again, so other threads on the host (clients, a proxy in
+    /// front) are not kept waiting for a scheduler slice; 0 never yields.
+    public var yieldAfterEvents: Int = 8
     /// Listen backlog.
     public var backlog: Int32 = 1024
 

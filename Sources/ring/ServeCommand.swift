@@ -89,6 +89,9 @@ enum ServeCommand {
         },
         .server("--threads", "N", "event loops, one thread each; default: cores", \.eventLoops, in: 1...256),
         .server("--max-connections", "N", "connections held at once", \.maxConnections, in: 1...1_000_000),
+        .server(
+            "--yield-after", "EVENTS", "yield the core after a batch this large, 0 never", \.yieldAfterEvents,
+            in: 0...65536),
         .seconds("--header-timeout", "deadline for a whole request head", \.headerTimeout),
         .seconds("--idle-timeout", "keep-alive idle timeout", \.idleTimeout),
         .seconds("--write-timeout", "deadline for a client to read a response", \.writeTimeout),

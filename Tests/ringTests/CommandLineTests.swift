@@ -79,7 +79,7 @@ import Testing
         for flag in [
             "--host", "--port", "--cache-mb", "--max-age", "--access-log", "--threads", "--max-connections",
             "--header-timeout", "--idle-timeout", "--write-timeout", "--drain-timeout", "--max-request-line",
-            "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age",
+            "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age", "--yield-after",
         ] {
             #expect(help.contains(flag), "\(flag) missing")
         }
