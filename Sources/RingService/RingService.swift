@@ -97,7 +97,7 @@ public final class RingService: HTTPResponder {
         if let entry = cache.lookup(hash: hash, aliasing: query, partition: partition) {
             return (Self.select(entry, for: request), false)
         }
-        let svg = RingRenderer.render(spec)
+        let svg = RingRenderer.render(spec, stableHash: hash)
         metrics.recordRender(seconds: Self.now() - started)
         let entry = makeEntry(
             body: svg, etag: Self.etag(prefix: "r", hash: hash), shared: ringHeaders)
@@ -120,7 +120,7 @@ public final class RingService: HTTPResponder {
         body: [UInt8], etag: String, shared: ImageHeaders, extra: [(String, String)] = []
     ) -> ResponseCache.Entry {
         // The 200 and the 304 carry the same per-ring lines: serialize them once.
-        let own = HTTPHeaderBlock([("ETag", etag)] + extra)
+        let own = extra.isEmpty ? HTTPHeaderBlock(name: "ETag", value: etag) : HTTPHeaderBlock([("ETag", etag)] + extra)
         let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
         let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
         return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag)

@@ -33,6 +33,13 @@ import Testing
         #expect(try RingSpec(query: a).stableHash != RingSpec(query: b).stableHash)
     }
 
+    @Test func renderingWithAGivenHashIsTheSameAsWithout() throws {
+        for example in RingExamples.all {
+            let spec = try RingSpec(query: example.query)
+            #expect(RingRenderer.render(spec, stableHash: spec.stableHash) == RingRenderer.render(spec))
+        }
+    }
+
     @Test func keyIsAValidQueryForTheSameRing() throws {
         for example in RingExamples.all {
             let spec = try RingSpec(query: example.query)

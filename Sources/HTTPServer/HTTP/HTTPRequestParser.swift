@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Reads HTTP/1.1 requests from a byte stream, incrementally and strictly (RFC 9112).
 ///
 /// Bytes may arrive in any split, down to one at a time; the search for the end of a head
@@ -94,30 +98,41 @@ public struct HTTPRequestParser {
     private static let longestMethod = 32
 
     /// The index just past the blank line ending the head, enforcing the size limits on the way.
+    /// Jumps from line end to line end with `memchr` rather than looking at every byte.
     private mutating func findHeadEnd() throws(HTTPParseError) -> Int? {
-        var index = scanned
-        while index < buffer.count {
-            if buffer[index] == lineFeed {
+        let limit = start + limits.maxHeaderBytes
+        let count = buffer.count
+        let found: Int? = buffer.withUnsafeBufferPointer { bytes -> Int? in
+            var index = scanned
+            while index < count {
+                guard let raw = memchr(bytes.baseAddress! + index, Int32(lineFeed), count - index) else {
+                    index = count
+                    break
+                }
+                let lineFeedAt = bytes.baseAddress!.distance(to: raw.assumingMemoryBound(to: UInt8.self))
+                if lineFeedAt >= limit {
+                    index = lineFeedAt
+                    break
+                }
                 // A line ends here; is the next line empty?
-                let lineStart = index + 1
-                if lineStart < buffer.count, buffer[lineStart] == lineFeed {
-                    return lineStart + 1
+                let next = lineFeedAt + 1
+                if next < count, bytes[next] == lineFeed { return next + 1 }
+                if next + 1 < count, bytes[next] == carriageReturn, bytes[next + 1] == lineFeed { return next + 2 }
+                if next >= count || (next + 1 >= count && bytes[next] == carriageReturn) {
+                    index = lineFeedAt  // cannot tell yet; look at this line end again when more arrives
+                    break
                 }
-                if lineStart + 1 < buffer.count, buffer[lineStart] == carriageReturn, buffer[lineStart + 1] == lineFeed
-                {
-                    return lineStart + 2
-                }
-                if lineStart >= buffer.count || (lineStart + 1 >= buffer.count && buffer[lineStart] == carriageReturn) {
-                    break  // cannot tell yet; rescan this line end when more arrives
-                }
+                index = next
             }
-            index += 1
-            if index - start > limits.maxHeaderBytes { throw .headerFieldsTooLarge }
+            scanned = min(index, count)
+            return nil
         }
-        scanned = index
-        if buffer.count - start > limits.maxRequestLineBytes,
-            buffer[start..<buffer.count].firstIndex(of: lineFeed) == nil
-        {
+        if let found {
+            guard found - start <= limits.maxHeaderBytes + 2 else { throw .headerFieldsTooLarge }
+            return found
+        }
+        if count - start > limits.maxHeaderBytes { throw .headerFieldsTooLarge }
+        if count - start > limits.maxRequestLineBytes, buffer[start..<count].firstIndex(of: lineFeed) == nil {
             throw .uriTooLong
         }
         return nil

@@ -20,6 +20,19 @@ public struct HTTPHeaderBlock: Sendable {
         self.bytes = bytes
     }
 
+    /// One header line, the common case for per-response headers such as `ETag`.
+    public init(name: String, value: String) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(name.utf8.count + value.utf8.count + 4)
+        Self.appendSafe(name, to: &bytes)
+        bytes.append(0x3A)
+        bytes.append(0x20)
+        Self.appendSafe(value, to: &bytes)
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+        self.bytes = bytes
+    }
+
     private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
         let start = bytes.count
         var text = text

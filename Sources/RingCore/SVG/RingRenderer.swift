@@ -9,16 +9,17 @@ public enum RingRenderer {
     /// Bumped whenever the same spec would render different bytes; part of the server's ETag.
     public static let version = 1
 
-    /// The SVG document for `spec`.
-    public static func render(_ spec: RingSpec) -> [UInt8] {
+    /// The SVG document for `spec`. Pass `stableHash` when the caller has it already (the
+    /// server needs it for its cache first), so the canonical key is not built twice.
+    public static func render(_ spec: RingSpec, stableHash: UInt64? = nil) -> [UInt8] {
         var writer = ByteWriter(capacity: 1536)
-        render(spec, into: &writer)
+        render(spec, stableHash: stableHash, into: &writer)
         return writer.bytes
     }
 
     /// Appends the SVG document for `spec` to `writer`.
-    public static func render(_ spec: RingSpec, into writer: inout ByteWriter) {
-        var document = Document(spec: spec)
+    public static func render(_ spec: RingSpec, stableHash: UInt64? = nil, into writer: inout ByteWriter) {
+        var document = Document(spec: spec, hash: stableHash ?? spec.stableHash)
         document.write(into: &writer)
     }
 
@@ -52,7 +53,7 @@ private struct Document {
     /// `r` and these prefix every id and class name.
     let idDigits: (UInt64, UInt64)
 
-    init(spec: RingSpec) {
+    init(spec: RingSpec, hash: UInt64) {
         self.spec = spec
         let percentage = RingRenderer.percentageText(spec)
         switch spec.label {
@@ -62,7 +63,6 @@ private struct Document {
         }
         title = spec.title ?? percentage
         geometry = RingGeometry(spec: spec, labelText: labelText)
-        let hash = spec.stableHash
         var digits: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &digits) { bytes in
             let hex: StaticString = "0123456789abcdef"
