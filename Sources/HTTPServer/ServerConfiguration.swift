@@ -25,6 +25,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var idleTimeout: Double = 15
     /// How long a response may wait for the client to read it, seconds.
     public var writeTimeout: Double = 10
+    /// How often deadlines are checked, seconds: the granularity of every timeout above.
+    public var deadlineCheckInterval: Double = 0.25
     /// On shutdown, how long in-flight responses may take before connections are cut, seconds.
     public var drainTimeout: Double = 10
     /// After waking with more than this many ready events, a loop yields its core once

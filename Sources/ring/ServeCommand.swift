@@ -95,6 +95,7 @@ enum ServeCommand {
         .seconds("--header-timeout", "deadline for a whole request head", \.headerTimeout),
         .seconds("--idle-timeout", "keep-alive idle timeout", \.idleTimeout),
         .seconds("--write-timeout", "deadline for a client to read a response", \.writeTimeout),
+        .seconds("--deadline-check", "how often the deadlines above are checked", \.deadlineCheckInterval),
         .seconds("--drain-timeout", "on SIGTERM, time to finish in-flight responses", \.drainTimeout, allowZero: true),
         .server(
             "--max-request-line", "BYTES", "longest request line, else 414", \.maxRequestLineBytes, in: 64...1_048_576),
