@@ -9,18 +9,14 @@ public struct HTTPStatus: Sendable, Hashable {
     }
 
     public static let ok = HTTPStatus(code: 200, reason: "OK")
-    public static let noContent = HTTPStatus(code: 204, reason: "No Content")
     public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
     public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
-    public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
     public static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     public static let headerFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
-    public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
-    public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
     public static let versionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 
     /// Statuses whose responses never carry content (RFC 9110 §6.4.1).

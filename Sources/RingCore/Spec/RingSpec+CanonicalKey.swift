@@ -25,53 +25,21 @@ extension RingSpec {
     func writeCanonicalKey(into w: inout ByteWriter) {
         w.append("p=")
         Self.number(value, into: &w)
-        func name(_ parameter: StaticString, into w: inout ByteWriter) {
-            w.append(byte: UInt8(ascii: "&"))
-            w.append(parameter)
-            w.append(byte: UInt8(ascii: "="))
-        }
-        if minimum != 0 {
-            name("min", into: &w)
-            Self.number(minimum, into: &w)
-        }
-        if maximum != 100 {
-            name("max", into: &w)
-            Self.number(maximum, into: &w)
-        }
-        if slice != 0 {
-            name("slice", into: &w)
-            Self.number(slice, into: &w)
-        }
-        if half {
-            name("half", into: &w)
-            w.append("1")
-        }
-        if start != 0 {
-            name("start", into: &w)
-            Self.number(start, into: &w)
-        }
-        if direction != .cw {
-            name("dir", into: &w)
-            w.append("ccw")
-        }
+        Self.number("min", minimum, unless: 0, into: &w)
+        Self.number("max", maximum, unless: 100, into: &w)
+        Self.number("slice", slice, unless: 0, into: &w)
+        if half { Self.keyword("half", "1", into: &w) }
+        Self.number("start", start, unless: 0, into: &w)
+        if direction != .cw { Self.keyword("dir", "ccw", into: &w) }
         if size != 120 {
-            name("size", into: &w)
+            Self.name("size", into: &w)
             w.append(integer: size)
         }
-        if let width, width != Double(size) / 10 {
-            name("width", into: &w)
-            Self.number(width, into: &w)
-        }
-        if let trackWidth, trackWidth != resolvedWidth {
-            name("trackWidth", into: &w)
-            Self.number(trackWidth, into: &w)
-        }
-        if gradient.isEmpty, let color {
-            name("color", into: &w)
-            Self.hex(color, into: &w)
-        }
+        if let width { Self.number("width", width, unless: Double(size) / 10, into: &w) }
+        if let trackWidth { Self.number("trackWidth", trackWidth, unless: resolvedWidth, into: &w) }
+        if gradient.isEmpty { Self.color("color", color, into: &w) }
         if !gradient.isEmpty {
-            name("gradient", into: &w)
+            Self.name("gradient", into: &w)
             for (index, color) in gradient.enumerated() {
                 if index > 0 { w.append(byte: UInt8(ascii: ",")) }
                 Self.hex(color, into: &w)
@@ -79,62 +47,60 @@ extension RingSpec {
         }
         switch track {
         case .standard: break
-        case .none:
-            name("track", into: &w)
-            w.append("none")
-        case .color(let color):
-            name("track", into: &w)
-            Self.hex(color, into: &w)
+        case .none: Self.keyword("track", "none", into: &w)
+        case .color(let color): Self.color("track", color, into: &w)
         }
-        if let fill {
-            name("fill", into: &w)
-            Self.hex(fill, into: &w)
-        }
-        if let background {
-            name("bg", into: &w)
-            Self.hex(background, into: &w)
-        }
-        if let outline {
-            name("outline", into: &w)
-            Self.hex(outline, into: &w)
-        }
-        if cap != .round {
-            name("cap", into: &w)
-            w.append("butt")
-        }
+        Self.color("fill", fill, into: &w)
+        Self.color("bg", background, into: &w)
+        Self.color("outline", outline, into: &w)
+        if cap != .round { Self.keyword("cap", "butt", into: &w) }
         switch label {
         case .auto: break
-        case .none:
-            name("label", into: &w)
-            w.append("none")
-        case .text(let text):
-            name("label", into: &w)
-            Self.escape(text, into: &w)
+        case .none: Self.keyword("label", "none", into: &w)
+        case .text(let text): Self.text("label", text, into: &w)
         }
-        if let labelColor {
-            name("labelColor", into: &w)
-            Self.hex(labelColor, into: &w)
-        }
+        Self.color("labelColor", labelColor, into: &w)
         if decimals != 0 {
-            name("decimals", into: &w)
+            Self.name("decimals", into: &w)
             w.append(integer: decimals)
         }
-        if theme != .auto {
-            name("theme", into: &w)
-            w.append(theme == .light ? "light" : "dark")
-        }
-        if animation != 0 {
-            name("anim", into: &w)
-            Self.number(animation, into: &w)
-        }
-        if shadow {
-            name("shadow", into: &w)
-            w.append("1")
-        }
-        if let title {
-            name("title", into: &w)
-            Self.escape(title, into: &w)
-        }
+        if theme != .auto { Self.keyword("theme", theme == .light ? "light" : "dark", into: &w) }
+        Self.number("anim", animation, unless: 0, into: &w)
+        if shadow { Self.keyword("shadow", "1", into: &w) }
+        if let title { Self.text("title", title, into: &w) }
+    }
+
+    /// `&name=`.
+    private static func name(_ parameter: StaticString, into w: inout ByteWriter) {
+        w.append(byte: UInt8(ascii: "&"))
+        w.append(parameter)
+        w.append(byte: UInt8(ascii: "="))
+    }
+
+    private static func keyword(_ parameter: StaticString, _ value: StaticString, into w: inout ByteWriter) {
+        name(parameter, into: &w)
+        w.append(value)
+    }
+
+    /// The parameter, unless its value is the default.
+    private static func number(
+        _ parameter: StaticString, _ value: Double, unless standard: Double, into w: inout ByteWriter
+    ) {
+        guard value != standard else { return }
+        name(parameter, into: &w)
+        number(value, into: &w)
+    }
+
+    /// The parameter, when a colour is given.
+    private static func color(_ parameter: StaticString, _ value: RingColor?, into w: inout ByteWriter) {
+        guard let value else { return }
+        name(parameter, into: &w)
+        hex(value, into: &w)
+    }
+
+    private static func text(_ parameter: StaticString, _ value: String, into w: inout ByteWriter) {
+        name(parameter, into: &w)
+        escape(value, into: &w)
     }
 
     /// A number's canonical text, a function of the `Double` alone and always a plain decimal
