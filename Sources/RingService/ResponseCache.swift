@@ -33,6 +33,22 @@ public final class ResponseCache: Sendable {
         var cost: Int { ok.body.count + ok.headers.bytes.count + etag.utf8.count + 320 }
     }
 
+    /// A raw query string with its 64-bit FNV-1a hash, computed once per request: a miss looks
+    /// the query up, may alias it, and inserts it, all under the same key.
+    public struct Query: Sendable, ExpressibleByStringInterpolation {
+        public let text: String
+        let key: UInt64
+
+        public init(_ text: String) {
+            self.text = text
+            key = StableHash.fnv1a64(text.utf8)
+        }
+
+        public init(stringLiteral text: String) {
+            self.init(text)
+        }
+    }
+
     /// A query seen before and the spec hash it resolved to.
     private struct Alias {
         var query: String
@@ -72,10 +88,9 @@ public final class ResponseCache: Sendable {
     }
 
     /// The entry for a query seen before, counting a hit or a miss.
-    public func lookup(query: String, partition index: Int = 0) -> Entry? {
-        let key = StableHash.fnv1a64(query.utf8)
-        return partition(index).storage.withLock { storage -> Entry? in
-            guard let alias = storage.aliases.value(for: key), alias.query == query,
+    public func lookup(query: Query, partition index: Int = 0) -> Entry? {
+        partition(index).storage.withLock { storage -> Entry? in
+            guard let alias = storage.aliases.value(for: query.key), alias.query == query.text,
                 let entry = storage.responses.value(for: alias.hash)
             else {
                 storage.misses += 1
@@ -88,26 +103,24 @@ public final class ResponseCache: Sendable {
 
     /// The entry for a spec hash, when another query for the same ring was rendered already;
     /// remembers `query` as its alias when found.
-    public func lookup(hash: UInt64, aliasing query: String, partition index: Int = 0) -> Entry? {
-        let key = StableHash.fnv1a64(query.utf8)
-        return partition(index).storage.withLock { storage -> Entry? in
+    public func lookup(hash: UInt64, aliasing query: Query, partition index: Int = 0) -> Entry? {
+        partition(index).storage.withLock { storage -> Entry? in
             guard let entry = storage.responses.value(for: hash) else { return nil }
-            storage.aliases.insert(Alias(query: query, hash: hash), for: key, cost: Self.aliasCost(query))
+            storage.aliases.insert(Alias(query: query.text, hash: hash), for: query.key, cost: Self.aliasCost(query))
             return entry
         }
     }
 
     /// Stores `entry` under `hash` and `query`.
-    public func insert(_ entry: Entry, hash: UInt64, query: String, partition index: Int = 0) {
-        let key = StableHash.fnv1a64(query.utf8)
+    public func insert(_ entry: Entry, hash: UInt64, query: Query, partition index: Int = 0) {
         partition(index).storage.withLock {
             $0.responses.insert(entry, for: hash, cost: entry.cost)
-            $0.aliases.insert(Alias(query: query, hash: hash), for: key, cost: Self.aliasCost(query))
+            $0.aliases.insert(Alias(query: query.text, hash: hash), for: query.key, cost: Self.aliasCost(query))
         }
     }
 
     /// An alias's bytes: the query plus an allowance for the string, node and dictionary slot.
-    private static func aliasCost(_ query: String) -> Int { query.utf8.count + 200 }
+    private static func aliasCost(_ query: Query) -> Int { query.text.utf8.count + 200 }
 
     /// Counters for metrics.
     public struct Statistics: Sendable, Equatable {

@@ -77,7 +77,8 @@ public final class RingService: HTTPResponder {
     private func ring(_ request: HTTPRequest) -> (HTTPResponse, Bool) {
         let query = request.query
         let partition = request.eventLoop
-        if let entry = cache.lookup(query: query, partition: partition) {
+        let key = ResponseCache.Query(query)
+        if let entry = cache.lookup(query: key, partition: partition) {
             return (Self.select(entry, for: request), true)
         }
         let started = Self.now()
@@ -94,14 +95,14 @@ public final class RingService: HTTPResponder {
             return (errorResponse(message: error.description, request: request), false)
         }
         let hash = spec.stableHash
-        if let entry = cache.lookup(hash: hash, aliasing: query, partition: partition) {
+        if let entry = cache.lookup(hash: hash, aliasing: key, partition: partition) {
             return (Self.select(entry, for: request), false)
         }
         let svg = RingRenderer.render(spec, stableHash: hash)
         metrics.recordRender(seconds: Self.now() - started)
         let entry = makeEntry(
             body: svg, etag: Self.etag(prefix: "r", hash: hash), shared: ringHeaders)
-        cache.insert(entry, hash: hash, query: query, partition: partition)
+        cache.insert(entry, hash: hash, query: key, partition: partition)
         return (Self.select(entry, for: request), false)
     }
 
