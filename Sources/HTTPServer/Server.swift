@@ -61,13 +61,12 @@ public final class Server: Sendable {
                 throw error
             }
         }
-        for (index, loop) in loops.enumerated() {
+        for loop in loops {
             finished.enter()
             let thread = Thread { [finished] in
                 loop.run()
                 finished.leave()
             }
-            thread.name = "event-loop-\(index)"
             thread.start()
         }
         // Dispatch keeps the clock: every `deadlineCheckInterval` each loop is asked to check

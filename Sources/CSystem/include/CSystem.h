@@ -11,6 +11,9 @@
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block.
 int csystem_accept_nonblocking(int fd);
 
+/// Names the calling thread (at most 15 bytes), as `top -H` and /proc/PID/task/*/comm show it.
+int csystem_set_thread_name(const char *name);
+
 /// The epoll_event's user data as the file descriptor it was registered with.
 static inline int csystem_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }
 

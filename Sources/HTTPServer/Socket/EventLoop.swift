@@ -84,6 +84,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs until stopped and drained.
     func run() {
+        // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
+        _ = csystem_set_thread_name("ring-loop-\(index)")
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while true {
             let ready = events.withUnsafeMutableBufferPointer {
