@@ -61,14 +61,18 @@ public final class Server: Sendable {
                 throw error
             }
         }
+        // start() returns once every loop runs on its own, named thread.
+        let running = DispatchGroup()
         for loop in loops {
             finished.enter()
+            running.enter()
             let thread = Thread { [finished] in
-                loop.run()
+                loop.run(started: { running.leave() })
                 finished.leave()
             }
             thread.start()
         }
+        running.wait()
         // Dispatch keeps the clock: every `deadlineCheckInterval` each loop is asked to check
         // its connections' deadlines (header, idle, write, drain), on its own thread.
         let timer = DispatchSource.makeTimerSource(queue: .global())

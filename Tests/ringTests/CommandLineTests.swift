@@ -235,7 +235,12 @@ import Testing
     @Test func backsOffWhenOutOfDescriptors() throws {
         let server = try ServeProcess(["--access-log", "off"], descriptorLimit: 40)
         var clients: [RawClient] = []
-        for _ in 0..<60 { clients.append(try RawClient(port: server.port, timeout: 1)) }
+        // The kernel may refuse some connects while the server is not accepting (seen once in
+        // about ten parallel runs); what matters is that well over 40 get through.
+        for _ in 0..<60 {
+            if let client = try? RawClient(port: server.port, timeout: 1) { clients.append(client) }
+        }
+        #expect(clients.count > 45, "only \(clients.count) of 60 connected")
         usleep(300_000)
         let before = server.cpuTicks()
         usleep(1_000_000)
@@ -258,11 +263,11 @@ import Testing
         let warm = try RawClient(port: server.port)
         warm.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(warm.readResponse()?.status == 200)
-        // Dispatch's worker threads ("…-qos…") come and go with its timers; every other thread
-        // is the server's own and must stay exactly as it was.
-        let own = { server.threadNames().filter { !$0.contains("qos") }.sorted() }
-        let before = own()
-        #expect(before.filter { $0.hasPrefix("ring-loop-") }.count == 2, "\(before)")
+        // Dispatch's worker threads come and go with its timers (a new one briefly carries the
+        // process's name); the event loops are the server's own and stay exactly two. A thread
+        // per connection would blow the budget of 2 × cores + 8 many times over.
+        let loops = { server.threadNames().filter { $0.hasPrefix("ring-loop-") }.sorted() }
+        #expect(loops() == ["ring-loop-0", "ring-loop-1"])
         var clients: [RawClient] = []
         for _ in 0..<500 {
             let client = try RawClient(port: server.port)
@@ -270,8 +275,9 @@ import Testing
             clients.append(client)
         }
         for client in clients { #expect(client.readResponse()?.status == 200) }
-        #expect(own() == before, "threads with 500 connections: \(server.threadNames())")
-        #expect(try #require(server.status("Threads")) <= 2 * ProcessInfo.processInfo.activeProcessorCount + 8)
+        #expect(loops() == ["ring-loop-0", "ring-loop-1"])
+        let threads = try #require(server.status("Threads"))
+        #expect(threads <= 2 * ProcessInfo.processInfo.activeProcessorCount + 8, "\(server.threadNames())")
         #expect(clients.count == 500)
     }
 }

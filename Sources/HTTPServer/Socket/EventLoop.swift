@@ -82,10 +82,11 @@ final class EventLoop: @unchecked Sendable {
         _ = write(wake, &one, 8)
     }
 
-    /// Runs until stopped and drained.
-    func run() {
+    /// Runs until stopped and drained; calls `started` once the thread is set up.
+    func run(started: () -> Void) {
         // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
         _ = csystem_set_thread_name("ring-loop-\(index)")
+        started()
         var events = [epoll_event](repeating: epoll_event(), count: 512)
         while true {
             let ready = events.withUnsafeMutableBufferPointer {
