@@ -25,7 +25,6 @@ public final class Server: Sendable {
         var loops: [EventLoop] = []
         var port: Int?
         var signalSources: [any DispatchSourceSignal] = []
-        var sweepTimer: (any DispatchSourceTimer)?
     }
 
     public init(
@@ -73,19 +72,9 @@ public final class Server: Sendable {
             thread.start()
         }
         running.wait()
-        // Dispatch keeps the clock: every `deadlineCheckInterval` each loop is asked to check
-        // its connections' deadlines (header, idle, write, drain), on its own thread.
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        let interval = DispatchTimeInterval.milliseconds(Int(configuration.deadlineCheckInterval * 1000))
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
-        timer.setEventHandler { @Sendable [loops] in
-            for loop in loops { loop.requestSweep() }
-        }
-        timer.resume()
         state.withLock {
             $0.loops = loops
             $0.port = port
-            $0.sweepTimer = timer
         }
         return port
     }
@@ -99,7 +88,6 @@ public final class Server: Sendable {
     /// Blocks until every event loop has exited.
     public func wait() {
         finished.wait()
-        state.withLock { $0.sweepTimer?.cancel() }
     }
 
     /// Calls ``shutdown()`` on SIGTERM or SIGINT, through Dispatch signal sources. Call it

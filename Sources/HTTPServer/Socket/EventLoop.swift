@@ -10,8 +10,9 @@ import Synchronization
 ///
 /// Level-triggered epoll keeps the system calls per request at about two (one `read`, one
 /// `send`, plus a share of `epoll_wait`); interest changes only when a write blocks or a
-/// connection stops reading. Deadlines are checked on a coarse sweep that the server's Dispatch
-/// timer requests and this thread performs, since the connection state belongs to it.
+/// connection stops reading. Deadlines are checked by the loop itself on a coarse sweep, driven
+/// by the `epoll_wait` timeout: the connection state belongs to this thread, and the sweep must
+/// keep working when the process is out of descriptors (see docs/architecture.md).
 ///
 /// `@unchecked Sendable`: everything but `stopRequested` and the wake descriptor is touched
 /// only by the loop's own thread.
@@ -32,12 +33,9 @@ final class EventLoop: @unchecked Sendable {
     private var draining = false
     private var drainDeadline = Double.infinity
     private var acceptPausedUntil: Double?
-    private let sweepRequested = Atomic<Bool>(false)
     private var lastSweep = 0.0
 
     private static let lingerTimeout = 2.0
-    /// The longest a loop sleeps without the timer: its own fallback clock for deadlines.
-    private static let fallbackWaitMilliseconds: Int32 = 1000
     private static let readable = EPOLLIN.rawValue
     private static let writable = EPOLLOUT.rawValue
 
@@ -73,24 +71,16 @@ final class EventLoop: @unchecked Sendable {
         _ = write(wake, &one, 8)
     }
 
-    /// Asks the loop, from any thread, to check its connections' deadlines. The server's
-    /// Dispatch timer calls this; the check itself runs on the loop's own thread, which owns
-    /// the connection state.
-    func requestSweep() {
-        sweepRequested.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
-    }
-
     /// Runs until stopped and drained; calls `started` once the thread is set up.
     func run(started: () -> Void) {
         // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
         _ = csystem_set_thread_name("ring-loop-\(index)")
         started()
         var events = [epoll_event](repeating: epoll_event(), count: 512)
+        let sweepMilliseconds = Int32(max(1, configuration.deadlineCheckInterval * 1000))
         while true {
             let ready = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), Self.fallbackWaitMilliseconds)
+                epoll_wait(epoll, $0.baseAddress, Int32($0.count), sweepMilliseconds)
             }
             let now = Self.monotonicNow()
             if ready > 0 {
@@ -112,9 +102,7 @@ final class EventLoop: @unchecked Sendable {
             // throughput and cut the p99 at 256 connections from ~8 ms to ~2–5 ms here.
             if configuration.yieldAfterEvents > 0, ready > configuration.yieldAfterEvents { sched_yield() }
             if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
-            // Normally the Dispatch timer asks for each sweep. If it is late — its worker thread
-            // starved, as under descriptor exhaustion — the loop sweeps on its own after a second.
-            if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) || now - lastSweep > 1 {
+            if now - lastSweep >= configuration.deadlineCheckInterval {
                 sweep(now: now)
                 lastSweep = now
             }
