@@ -20,11 +20,18 @@ public final class Server: Sendable {
     private let responder: any HTTPResponder
     private let state = Locked(State())
     private let finished = DispatchGroup()
+    /// Where the deadline timer and the signal sources run. A private serial queue, never a
+    /// global one: on Linux, libdispatch checks the workers of its global concurrent queues once
+    /// a second by opening `/proc/<tid>/stat`, and aborts the process if that open fails — as it
+    /// does when a connection flood has taken every descriptor. Serial queues run on
+    /// "overcommit" workers, which it does not check (see docs/architecture.md).
+    private let events = DispatchQueue(label: "http-server.events")
 
     private struct State: @unchecked Sendable {  // event loops are thread-safe where shared
         var loops: [EventLoop] = []
         var port: Int?
         var signalSources: [any DispatchSourceSignal] = []
+        var deadlineTimer: (any DispatchSourceTimer)?
     }
 
     public init(
@@ -36,6 +43,13 @@ public final class Server: Sendable {
         self.statistics = statistics
     }
 
+    deinit {
+        state.withLock { state in
+            state.deadlineTimer?.cancel()
+            for source in state.signalSources { source.cancel() }
+        }
+    }
+
     /// The bound port once started.
     public var port: Int? { state.withLock { $0.port } }
 
@@ -45,20 +59,14 @@ public final class Server: Sendable {
     public func start() throws(SocketError) -> Int {
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
-        let count = max(1, configuration.eventLoops)
-        let (fds, port) = try Listener.open(
-            host: configuration.host, port: configuration.port, count: count, backlog: configuration.backlog)
-        var loops: [EventLoop] = []
-        for (index, fd) in fds.enumerated() {
-            do {
-                loops.append(
-                    try EventLoop(
-                        index: index, listener: fd, configuration: configuration, responder: responder,
-                        statistics: statistics))
-            } catch {
-                for fd in fds { close(fd) }
-                throw error
-            }
+        try startDeadlineTimer()
+        let loops: [EventLoop]
+        let port: Int
+        do {
+            (loops, port) = try openLoops()
+        } catch {
+            state.withLock { $0.deadlineTimer?.cancel() }
+            throw error
         }
         // start() returns once every loop runs on its own, named thread.
         let running = DispatchGroup()
@@ -79,6 +87,26 @@ public final class Server: Sendable {
         return port
     }
 
+    /// One listening socket and one event loop per configured loop.
+    private func openLoops() throws(SocketError) -> ([EventLoop], Int) {
+        let (fds, port) = try Listener.open(
+            host: configuration.host, port: configuration.port, count: max(1, configuration.eventLoops),
+            backlog: configuration.backlog)
+        var loops: [EventLoop] = []
+        for (index, fd) in fds.enumerated() {
+            do {
+                loops.append(
+                    try EventLoop(
+                        index: index, listener: fd, configuration: configuration, responder: responder,
+                        statistics: statistics))
+            } catch {
+                for fd in fds { close(fd) }
+                throw error
+            }
+        }
+        return (loops, port)
+    }
+
     /// Stops accepting, lets in-flight responses finish, closes idle connections; the loops
     /// exit when drained or after `drainTimeout`. Safe to call from any thread, more than once.
     public func shutdown() {
@@ -88,6 +116,34 @@ public final class Server: Sendable {
     /// Blocks until every event loop has exited.
     public func wait() {
         finished.wait()
+        state.withLock { $0.deadlineTimer?.cancel() }
+    }
+
+    /// Dispatch keeps the server's clock: every `deadlineCheckInterval` a timer asks each loop
+    /// to check its connections' deadlines (header, idle, write, linger, drain) and to resume
+    /// accepting after a back-off. The check runs on the loop's own thread, which owns the
+    /// connection state; the loops themselves sleep in `epoll_wait` with no timeout.
+    ///
+    /// The timer starts, and its first tick is awaited, before any socket is opened:
+    /// libdispatch creates its epoll set and timer descriptor the first time a timer is armed
+    /// and keeps them for the life of the process, so once this returns no descriptor is needed
+    /// to keep time — not even when a connection flood has taken every one the process may open.
+    private func startDeadlineTimer() throws(SocketError) {
+        let timer = DispatchSource.makeTimerSource(queue: events)
+        let interval = DispatchTimeInterval.microseconds(Int(configuration.deadlineCheckInterval * 1_000_000))
+        timer.schedule(deadline: .now(), repeating: interval, leeway: .milliseconds(10))
+        let firstTick = DispatchSemaphore(value: 0)
+        timer.setEventHandler { firstTick.signal() }
+        timer.resume()
+        guard firstTick.wait(timeout: .now() + 10) == .success else {
+            timer.cancel()
+            throw SocketError("Dispatch deadline timer did not start", errorNumber: ETIMEDOUT)
+        }
+        timer.setEventHandler { @Sendable [weak self] in
+            guard let self else { return }
+            for loop in self.state.withLock({ $0.loops }) { loop.requestSweep() }
+        }
+        state.withLock { $0.deadlineTimer = timer }
     }
 
     /// Calls ``shutdown()`` on SIGTERM or SIGINT, through Dispatch signal sources. Call it
@@ -97,7 +153,7 @@ public final class Server: Sendable {
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
             signal(number, SIG_IGN)  // let Dispatch see it instead of the default action
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: number, queue: events)
             source.setEventHandler { @Sendable [weak self] in self?.shutdown() }
             source.resume()
             sources.append(source)

@@ -46,7 +46,9 @@ public final class AccessLog: Sendable {
             timer = nil
             return
         }
-        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        // A private serial queue, not a global one: libdispatch aborts a process that is out of
+        // descriptors while its global queues have work (see docs/architecture.md).
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "access-log.flush"))
         timer.schedule(deadline: .now() + 1, repeating: 1)
         self.timer = timer
         timer.setEventHandler { @Sendable [weak self] in self?.flush() }

@@ -231,9 +231,16 @@ import Testing
     }
 
     /// Out of descriptors, the server stops accepting for a moment instead of spinning on a
-    /// listener that stays readable, and recovers when descriptors free up.
+    /// listener that stays readable, keeps its deadlines, survives (libdispatch aborts a process
+    /// whose global queues have work while it cannot open `/proc`: the server keeps its Dispatch
+    /// work on private serial queues), and recovers when descriptors free up.
     @Test func backsOffWhenOutOfDescriptors() throws {
-        let server = try ServeProcess(["--access-log", "off"], descriptorLimit: 40)
+        // The idle deadline is short so the Dispatch timer must close connections while no
+        // descriptor is left. It ticks once a second, in step with libdispatch's own check of its
+        // global queues' workers: with the timer on a global queue, that check found work queued,
+        // could not open `/proc/<tid>/stat` and aborted the process in 8 of 10 runs of this test.
+        let server = try ServeProcess(
+            ["--access-log", "off", "--idle-timeout", "2", "--deadline-check", "1"], descriptorLimit: 40)
         var clients: [RawClient] = []
         // The kernel may refuse some connects while the server is not accepting (seen once in
         // about ten parallel runs); what matters is that well over 40 get through.
@@ -246,6 +253,10 @@ import Testing
         usleep(1_000_000)
         let spent = server.cpuTicks() - before
         #expect(spent < 30, "\(spent) ticks of CPU in one second while out of descriptors")
+        // Past the idle deadline: the first connection was closed by the server's timer.
+        usleep(2_300_000)
+        #expect(server.process.isRunning, "the server died while out of descriptors")
+        #expect(clients.first?.isClosedByPeer() == true, "idle deadline not kept while out of descriptors")
         clients.removeAll()
         usleep(300_000)
         let client = try RawClient(port: server.port)
@@ -255,6 +266,21 @@ import Testing
         kill(server.process.processIdentifier, SIGTERM)
         for _ in 0..<100 where server.process.isRunning { usleep(100_000) }
         #expect(!server.process.isRunning, "ignored SIGTERM after descriptor exhaustion")
+    }
+
+    /// Every Dispatch source of the server (deadline timer, signals, access-log flush) runs on a
+    /// private serial queue. A worker of a global concurrent queue would let libdispatch abort
+    /// the process once it is out of descriptors (docs/architecture.md). libdispatch names each
+    /// worker thread after its root queue, and only the global concurrent ones end in "-qos".
+    @Test func keepsDispatchWorkOffGlobalQueues() throws {
+        let server = try ServeProcess()  // access log on, so its flush timer runs too
+        let client = try RawClient(port: server.port)
+        client.send("GET /ring.svg?p=3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        usleep(1_300_000)  // several deadline ticks and one flush of the access log
+        let names = server.threadNames()
+        #expect(names.contains { $0.hasSuffix("overcommit") }, "no Dispatch worker ran: \(names)")
+        #expect(!names.contains { $0.hasSuffix("-qos") }, "a global queue's worker: \(names)")
     }
 
     /// Idle keep-alive connections cost a descriptor each, never a thread.

@@ -10,12 +10,12 @@ import Synchronization
 ///
 /// Level-triggered epoll keeps the system calls per request at about two (one `read`, one
 /// `send`, plus a share of `epoll_wait`); interest changes only when a write blocks or a
-/// connection stops reading. Deadlines are checked by the loop itself on a coarse sweep, driven
-/// by the `epoll_wait` timeout: the connection state belongs to this thread, and the sweep must
-/// keep working when the process is out of descriptors (see docs/architecture.md).
+/// connection stops reading. Deadlines are checked on a coarse sweep that the server's Dispatch
+/// timer requests and this thread performs, since the connection state belongs to it; the loop
+/// keeps no clock of its own and sleeps in `epoll_wait` until there is work.
 ///
-/// `@unchecked Sendable`: everything but `stopRequested` and the wake descriptor is touched
-/// only by the loop's own thread.
+/// `@unchecked Sendable`: everything but `stopRequested`, `sweepRequested` and the wake
+/// descriptor is touched only by the loop's own thread.
 final class EventLoop: @unchecked Sendable {
     /// This loop's position, 0..<eventLoops; requests carry it to the responder.
     private let index: Int
@@ -30,10 +30,10 @@ final class EventLoop: @unchecked Sendable {
     private var date = HTTPDate()
     private let readBuffer: UnsafeMutableRawBufferPointer
     private let stopRequested = Atomic<Bool>(false)
+    private let sweepRequested = Atomic<Bool>(false)
     private var draining = false
     private var drainDeadline = Double.infinity
     private var acceptPausedUntil: Double?
-    private var lastSweep = 0.0
 
     private static let lingerTimeout = 2.0
     private static let readable = EPOLLIN.rawValue
@@ -71,16 +71,23 @@ final class EventLoop: @unchecked Sendable {
         _ = write(wake, &one, 8)
     }
 
+    /// Asks the loop, from any thread, to check its connections' deadlines on its own thread.
+    /// The server's Dispatch timer calls this every `deadlineCheckInterval`.
+    func requestSweep() {
+        sweepRequested.store(true, ordering: .releasing)
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
     /// Runs until stopped and drained; calls `started` once the thread is set up.
     func run(started: () -> Void) {
         // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
         _ = csystem_set_thread_name("ring-loop-\(index)")
         started()
         var events = [epoll_event](repeating: epoll_event(), count: 512)
-        let sweepMilliseconds = Int32(max(1, configuration.deadlineCheckInterval * 1000))
         while true {
             let ready = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), sweepMilliseconds)
+                epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
             }
             let now = Self.monotonicNow()
             if ready > 0 {
@@ -102,10 +109,7 @@ final class EventLoop: @unchecked Sendable {
             // throughput and cut the p99 at 256 connections from ~8 ms to ~2–5 ms here.
             if configuration.yieldAfterEvents > 0, ready > configuration.yieldAfterEvents { sched_yield() }
             if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
-            if now - lastSweep >= configuration.deadlineCheckInterval {
-                sweep(now: now)
-                lastSweep = now
-            }
+            if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) { sweep(now: now) }
             if draining {
                 if connections.isEmpty { break }
                 if now >= drainDeadline {
