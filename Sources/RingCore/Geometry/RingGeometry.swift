@@ -38,7 +38,7 @@ public struct RingGeometry: Sendable, Equatable {
     public var labelBaseline: Double
 
     /// Lays out `spec`, whose `label` text (after `{p}` substitution) is `labelText`.
-    public init(spec: RingSpec, labelText: String?) {
+    public init(spec: borrowing RingSpec, labelText: String?) {
         let size = Double(spec.size)
         barWidth = spec.resolvedWidth
         trackWidth = spec.resolvedTrackWidth

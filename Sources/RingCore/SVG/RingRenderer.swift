@@ -11,15 +11,26 @@ public enum RingRenderer {
 
     /// The SVG document for `spec`. Pass `stableHash` when the caller has it already (the
     /// server needs it for its cache first), so the canonical key is not built twice.
-    public static func render(_ spec: RingSpec, stableHash: UInt64? = nil) -> [UInt8] {
-        var writer = ByteWriter(capacity: 1536)
-        render(spec, stableHash: stableHash, into: &writer)
-        return writer.bytes
+    ///
+    /// `consuming`, like the other entry points: a spec passed straight in (the usual case) is
+    /// moved into the rendering instead of copied, which saved two copies of its optional
+    /// colours and strings per ring.
+    public static func render(_ spec: consuming RingSpec, stableHash: UInt64? = nil) -> [UInt8] {
+        let hash = stableHash ?? spec.stableHash
+        var document = Document(spec: spec, hash: hash)
+        // Written on the stack, then copied once into the array: one allocation per ring
+        // instead of two. A ring that outgrows the scratch (long gradients) moves to the heap.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
+            var writer = ByteWriter(scratch: scratch)
+            document.write(into: &writer)
+            return writer.bytes
+        }
     }
 
     /// Appends the SVG document for `spec` to `writer`.
-    public static func render(_ spec: RingSpec, stableHash: UInt64? = nil, into writer: inout ByteWriter) {
-        var document = Document(spec: spec, hash: stableHash ?? spec.stableHash)
+    public static func render(_ spec: consuming RingSpec, stableHash: UInt64? = nil, into writer: inout ByteWriter) {
+        let hash = stableHash ?? spec.stableHash
+        var document = Document(spec: spec, hash: hash)
         document.write(into: &writer)
     }
 
@@ -53,8 +64,7 @@ private struct Document {
     /// `r` and these prefix every id and class name.
     let idDigits: (UInt64, UInt64)
 
-    init(spec: RingSpec, hash: UInt64) {
-        self.spec = spec
+    init(spec: consuming RingSpec, hash: UInt64) {
         let percentage = RingRenderer.percentageText(spec)
         switch spec.label {
         case .auto: labelText = percentage
@@ -63,6 +73,7 @@ private struct Document {
         }
         title = spec.title ?? percentage
         geometry = RingGeometry(spec: spec, labelText: labelText)
+        self.spec = spec  // last: moved in, not copied
         var digits: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &digits) { bytes in
             let hex: StaticString = "0123456789abcdef"
