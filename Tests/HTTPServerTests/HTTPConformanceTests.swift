@@ -26,18 +26,22 @@ import Testing
         }
     }
 
+    /// An HTTP/1.0 request gets the server's own version in the status line (RFC 9110 §2.5)
+    /// and the 1.0 connection rules.
     @Test func closesHTTP10UnlessAskedToKeepAlive() throws {
         let server = try TestServer()
         let plain = try server.client()
         plain.send("GET / HTTP/1.0\r\n\r\n")
         let first = try #require(plain.readResponse())
-        #expect(first.statusLine.hasPrefix("HTTP/1.0 200"))
+        #expect(first.statusLine == "HTTP/1.1 200 OK")
         #expect(first.header("Connection") == "close")
         #expect(plain.isClosedByPeer())
 
         let kept = try server.client()
         kept.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        #expect(kept.readResponse()?.header("Connection") == "keep-alive")
+        let second = try #require(kept.readResponse())
+        #expect(second.statusLine == "HTTP/1.1 200 OK")
+        #expect(second.header("Connection") == "keep-alive")
         kept.send("GET /again HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n")
         #expect(kept.readResponse()?.text == "GET /again  1.0")
     }
@@ -169,7 +173,10 @@ import Testing
         ("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
         ("BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
         ("get / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
-        ("TRACE / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("PROPFIND / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n", 501),
+        ("CONNECT / HTTP/1.1\r\nHost: x\r\n\r\n", 501),
+        ("GET / HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\n\r\n", 417),
         ("GET / HTTP/2.0\r\nHost: x\r\n\r\n", 505),
         ("GET / HTTP/3.0\r\nHost: x\r\n\r\n", 505),
         ("GET / HTTP/0.9\r\nHost: x\r\n\r\n", 505),

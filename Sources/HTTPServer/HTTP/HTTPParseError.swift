@@ -7,6 +7,8 @@ public enum HTTPParseError: Error, Sendable, Equatable {
     case contentTooLarge
     case notImplemented(String)
     case versionNotSupported
+    /// An `Expect` field asking for anything but `100-continue` (RFC 9110 §10.1.1).
+    case expectationFailed
 
     /// The status that answers this error.
     public var status: HTTPStatus {
@@ -17,6 +19,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
         case .contentTooLarge: .contentTooLarge
         case .notImplemented: .notImplemented
         case .versionNotSupported: .versionNotSupported
+        case .expectationFailed: .expectationFailed
         }
     }
 
@@ -29,6 +32,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
         case .contentTooLarge: "request body too large"
         case .notImplemented(let why): why
         case .versionNotSupported: "only HTTP/1.x is supported"
+        case .expectationFailed: "only the 100-continue expectation is supported"
         }
     }
 }

@@ -2,7 +2,8 @@
 /// so a request costs a few allocations however many fields it has.
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
-    /// The path of the target, as sent (still percent-encoded).
+    /// The path of the target, with percent-encoded unreserved characters decoded
+    /// (`/%72ing%2Esvg` is `/ring.svg`, RFC 3986 §6.2.2.2); every other escape stays as sent.
     public var path: String
     /// The query of the target without `?`, as sent; empty when there is none.
     public var query: String
@@ -13,6 +14,9 @@ public struct HTTPRequest: Sendable {
     /// The event loop (0..<`ServerConfiguration.eventLoops`) answering this request. Responders
     /// can keep per-loop state under it that no other thread contends for.
     public var eventLoop = 0
+    /// Whether any `If-…` field is present, so a responder can skip evaluating preconditions
+    /// on the common request that has none without looking at every field.
+    public let hasPreconditions: Bool
 
     let head: [UInt8]
     let fields: [Field]
@@ -23,16 +27,31 @@ public struct HTTPRequest: Sendable {
     }
 
     init(
-        method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool, head: [UInt8],
-        fields: [Field]
+        method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool,
+        hasPreconditions: Bool, head: [UInt8], fields: [Field]
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.minorVersion = minorVersion
         self.keepAlive = keepAlive
+        self.hasPreconditions = hasPreconditions
         self.head = head
         self.fields = fields
+    }
+
+    /// The request that `head` (a request line, fields and the blank line) parses to with the
+    /// default limits: for testing responders in process, without a socket.
+    ///
+    /// ```swift
+    /// let request = try HTTPRequest(parsing: "GET /ring.svg?p=72 HTTP/1.1\r\nHost: x\r\n\r\n")
+    /// ```
+    package init(parsing head: String) throws(HTTPParseError) {
+        var parser = HTTPRequestParser(limits: HTTPRequestParser.Limits(ServerConfiguration()))
+        var bytes = Array(head.utf8)
+        bytes.withUnsafeMutableBytes { parser.append(UnsafeRawBufferPointer($0)) }
+        guard let request = try parser.next() else { throw .badRequest("incomplete request head") }
+        self = request
     }
 
     /// The value of the first field called `name` (ASCII case-insensitive), without

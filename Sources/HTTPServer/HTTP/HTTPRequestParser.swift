@@ -8,7 +8,7 @@
 /// resumes where it stopped, so a slow client costs linear time. Several requests in one
 /// buffer (pipelining) come out one by one, in order. Whatever can be used to desynchronise
 /// framing between this server and a proxy in front of it — conflicting lengths,
-/// `Transfer-Encoding`, obs-fold, bare carriageReturn, whitespace before a colon — is an error, after
+/// `Transfer-Encoding`, obs-fold, a bare CR, whitespace before a colon — is an error, after
 /// which the caller must close the connection.
 ///
 /// Not `Sendable`: one parser belongs to one connection on one event loop.
@@ -69,10 +69,18 @@ public struct HTTPRequestParser {
         scanned = max(scanned, start)
         try checkMethodPrefix()
         guard let headEnd = try findHeadEnd() else { return nil }
-        let bodyStart = headEnd
-        let head = try parseHead(start..<headEnd)
-        let total = bodyStart + head.contentLength
-        guard buffer.count >= total else { return nil }  // body still arriving; it is discarded
+        var head = try parseHead(start..<headEnd)
+        let total = headEnd + head.contentLength
+        if buffer.count < total {
+            // The body is still arriving, and it is discarded once it has. A client that sent
+            // `Expect: 100-continue` waits for an answer before sending it (RFC 9110 §10.1.1):
+            // answer at once and close, instead of waiting for a body nobody reads.
+            guard head.expectsContinue else { return nil }
+            head.request.keepAlive = false
+            start = buffer.count
+            scanned = start
+            return head.request
+        }
         start = total
         scanned = total
         return head.request
@@ -128,19 +136,37 @@ public struct HTTPRequestParser {
             return nil
         }
         if let found {
-            guard found - start <= limits.maxHeaderBytes + 2 else { throw .headerFieldsTooLarge }
+            guard found - start <= limits.maxHeaderBytes + 2 else { throw oversizedHead() }
             return found
         }
+        if requestLineTooLong() { throw .uriTooLong }
         if count - start > limits.maxHeaderBytes { throw .headerFieldsTooLarge }
-        if count - start > limits.maxRequestLineBytes, buffer[start..<count].firstIndex(of: lineFeed) == nil {
-            throw .uriTooLong
-        }
         return nil
+    }
+
+    /// 414 when the request line is too long, else 431: a target longer than the server
+    /// parses must get 414 (RFC 9112 §3), even when it also overflows the header block.
+    private func oversizedHead() -> HTTPParseError {
+        requestLineTooLong() ? .uriTooLong : .headerFieldsTooLarge
+    }
+
+    /// Whether the buffered request line is already longer than allowed; looks at no more
+    /// than the allowed length, plus CRLF.
+    private func requestLineTooLong() -> Bool {
+        guard buffer.count - start > limits.maxRequestLineBytes else { return false }
+        let window = min(buffer.count, start + limits.maxRequestLineBytes + 2)
+        guard let end = buffer[start..<window].firstIndex(of: lineFeed) else {
+            return window - start == limits.maxRequestLineBytes + 2
+        }
+        let length = end - start - (end > start && buffer[end - 1] == carriageReturn ? 1 : 0)
+        return length > limits.maxRequestLineBytes
     }
 
     private struct Head {
         var request: HTTPRequest
         var contentLength: Int
+        /// `Expect: 100-continue` with a body to come.
+        var expectsContinue: Bool
     }
 
     /// Parses a complete head: one copy of its bytes, then index arithmetic over them. This is
@@ -160,6 +186,8 @@ public struct HTTPRequestParser {
         var transferEncoding = false
         var connectionClose = false
         var connectionKeepAlive = false
+        var expectsContinue = false
+        var hasPreconditions = false
         var lineStart = firstLineFeed + 1
         while lineStart < head.count {
             var index = lineStart
@@ -183,8 +211,13 @@ public struct HTTPRequestParser {
                 transferEncoding = true
             case 10 where Self.equalsLowercase(head, field.name, "connection"):
                 Self.connectionTokens(head, field.value, close: &connectionClose, keepAlive: &connectionKeepAlive)
+            case 6 where Self.equalsLowercase(head, field.name, "expect"):
+                guard Self.equalsLowercase(head, field.value, "100-continue") else { throw .expectationFailed }
+                expectsContinue = true
             default:
-                break
+                if field.name.count > 3, Self.equalsLowercase(head, field.name.prefix(3), "if-") {
+                    hasPreconditions = true
+                }
             }
             fields.append(field)
             lineStart = index + 1
@@ -201,14 +234,11 @@ public struct HTTPRequestParser {
         }
         let length = contentLength ?? 0
         guard length <= limits.maxBodyBytes else { throw .contentTooLarge }
-        guard let method = line.method else {
-            throw .notImplemented("method not implemented")
-        }
         let keepAlive = !connectionClose && (line.minorVersion >= 1 || connectionKeepAlive)
         let request = HTTPRequest(
-            method: method, path: line.path, query: line.query, minorVersion: line.minorVersion,
-            keepAlive: keepAlive, head: head, fields: fields)
-        return Head(request: request, contentLength: length)
+            method: line.method, path: line.path, query: line.query, minorVersion: line.minorVersion,
+            keepAlive: keepAlive, hasPreconditions: hasPreconditions, head: head, fields: fields)
+        return Head(request: request, contentLength: length, expectsContinue: expectsContinue && length > 0)
     }
 
     /// ASCII case-insensitive comparison of `head[range]` with a lowercase literal.
@@ -325,7 +355,7 @@ public struct HTTPRequestParser {
 
 /// `method SP request-target SP HTTP-version`, each part checked (RFC 9112 §3).
 private struct RequestLine {
-    var method: HTTPMethod?
+    var method: HTTPMethod
     var path: String
     var query: String
     var minorVersion: Int
@@ -349,7 +379,11 @@ private struct RequestLine {
         else { throw .badRequest("invalid HTTP version") }
         guard head[version.lowerBound + 5] == UInt8(ascii: "1") else { throw .versionNotSupported }
         minorVersion = min(Int(head[version.lowerBound + 7] - 0x30), 1)
-        method = Self.method(head, line.lowerBound..<firstSpace)
+        // Before the target: CONNECT's authority-form or a WebDAV target is not ours to judge.
+        guard let method = Self.method(head, line.lowerBound..<firstSpace) else {
+            throw .notImplemented("method not implemented")
+        }
+        self.method = method
 
         var target = (firstSpace + 1)..<secondSpace
         for index in target where !(head[index] > 0x20 && head[index] < 0x7F) {
@@ -359,21 +393,60 @@ private struct RequestLine {
             target = try Self.originOfAbsoluteForm(head, target, method: method)
         }
         if head[target].contains(UInt8(ascii: "#")) { throw .badRequest("fragment in target") }
-        if let question = head[target].firstIndex(of: UInt8(ascii: "?")) {
-            path =
-                question == target.lowerBound
-                ? "/" : String(decoding: head[target.lowerBound..<question], as: UTF8.self)
-            query = String(decoding: head[(question + 1)..<target.upperBound], as: UTF8.self)
-        } else {
-            path = target.isEmpty ? "/" : String(decoding: head[target], as: UTF8.self)
-            query = ""
+        let pathEnd = head[target].firstIndex(of: UInt8(ascii: "?")) ?? target.upperBound
+        path = pathEnd == target.lowerBound ? "/" : Self.normalizedPath(head[target.lowerBound..<pathEnd])
+        query =
+            pathEnd == target.upperBound ? "" : String(decoding: head[(pathEnd + 1)..<target.upperBound], as: UTF8.self)
+    }
+
+    /// The path with percent-encoded unreserved characters decoded, since they are equivalent
+    /// to the characters themselves (RFC 3986 §6.2.2.2). Other escapes, `%2F` among them, stay.
+    private static func normalizedPath(_ path: ArraySlice<UInt8>) -> String {
+        guard path.contains(UInt8(ascii: "%")) else { return String(decoding: path, as: UTF8.self) }
+        var result: [UInt8] = []
+        result.reserveCapacity(path.count)
+        var index = path.startIndex
+        while index < path.endIndex {
+            if path[index] == UInt8(ascii: "%"), index + 2 < path.endIndex,
+                let high = hexValue(path[index + 1]), let low = hexValue(path[index + 2])
+            {
+                let byte = high << 4 | low
+                if isUnreserved(byte) {
+                    result.append(byte)
+                    index += 3
+                    continue
+                }
+            }
+            result.append(path[index])
+            index += 1
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// ALPHA / DIGIT / "-" / "." / "_" / "~" (RFC 3986 §2.3).
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            true
+        default: false
         }
     }
 
     /// For `*` (OPTIONS only) or an absolute-form target `scheme://authority/path?query`, the
     /// range of the path and query (empty path means `/`, which the caller's `?` split handles).
     private static func originOfAbsoluteForm(
-        _ head: [UInt8], _ target: Range<Int>, method: HTTPMethod?
+        _ head: [UInt8], _ target: Range<Int>, method: HTTPMethod
     ) throws(HTTPParseError) -> Range<Int> {
         if target.count == 1, head[target.lowerBound] == UInt8(ascii: "*") {
             guard method == .options else { throw .badRequest("* target only with OPTIONS") }

@@ -93,7 +93,9 @@ enum ResponseSerializer {
         _ response: HTTPResponse, headOnly: Bool, keepAlive: Bool, minorVersion: Int, date: [UInt8],
         to out: inout [UInt8]
     ) {
-        out.append(contentsOf: minorVersion == 0 ? "HTTP/1.0 ".utf8 : "HTTP/1.1 ".utf8)
+        // The server's own version, whatever the request's (RFC 9110 §2.5); `minorVersion`
+        // only decides the connection rules below.
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendInteger(response.status.code, to: &out)
         out.append(0x20)
         out.append(contentsOf: response.status.reason.utf8)
