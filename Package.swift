@@ -26,13 +26,17 @@ let package = Package(
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
             name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
-        .testTarget(name: "RingCoreTests", dependencies: ["RingCore"], swiftSettings: swiftSettings),
+        // Seeded random specs shared by the core and service suites.
+        .target(name: "RingTestSupport", path: "Tests/RingTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingCoreTests", dependencies: ["RingCore", "RingTestSupport"], swiftSettings: swiftSettings),
         // A raw-socket HTTP client shared by the server and service tests.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "RingServiceTests", dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport"],
+            name: "RingServiceTests",
+            dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport", "RingTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ringTests", dependencies: ["ring", "RingCore", "HTTPTestSupport"], swiftSettings: swiftSettings),

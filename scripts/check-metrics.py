@@ -13,9 +13,9 @@ import sys
 from prometheus_client.parser import text_string_to_metric_families
 
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-# One event loop: with several, each has its own cache partition and the counts below would
-# depend on which loop each connection lands on.
-server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off", "--threads", "1"],
+# Two event loops: the cache is shared, so the counts below do not depend on which loop each
+# connection lands on.
+server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off", "--threads", "2"],
                           stderr=subprocess.PIPE, text=True)
 try:
     banner = server.stderr.readline()

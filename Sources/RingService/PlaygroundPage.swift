@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import RingCore
 
 /// The playground at `/`: one self-contained HTML page that builds a ring URL from form
 /// controls, previews it, and offers copy-ready snippets. Its query string is its state.

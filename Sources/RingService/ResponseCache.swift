@@ -1,15 +1,26 @@
 import HTTPServer
 import RingCore
 
-/// Complete, pre-serialized ring responses keyed by the spec's stable hash, plus a map from
-/// the raw query to that hash, so a repeated URL is served without parsing or rendering.
+/// Complete, pre-serialized ring responses, shared by every event loop, plus a map from the raw
+/// request to the ring it named, so a repeated URL is served without parsing or rendering.
 ///
-/// The cache has one partition per event loop, each an LRU with an equal part of the byte
-/// budget behind its own mutex. A loop only uses its own partition, so the mutex is never
-/// contended on the request path: with one shared lock, a loop preempted while holding it made
-/// the other loop sleep for a whole scheduler slice, which showed as an 8 ms p99 under load. The
-/// price is that a ring requested through both loops is stored twice. Within a partition, query
-/// aliases get 1/8 of the budget and responses the rest.
+/// **Identity is exact.** A response is stored under its ``Key``: the ring's 128-bit SHA-256
+/// ``RingDigest`` and the output format. A raw query is remembered with its full text, and a
+/// lookup compares that text. Hashes pick slots and shards, never decide that two requests or
+/// two rings are the same.
+///
+/// **One store, in shards.** A ring is rendered and stored once however many loops ask for
+/// it, and the byte budget counts distinct rings. The store is split by key into shards, each
+/// an LRU behind its own mutex.
+///
+/// **A front per loop.** Each event loop keeps a small LRU of references to the entries its
+/// own requests found in the store when asking again, behind a lock only that loop takes, so the hit path never waits for or
+/// shares a cache line with another loop: with one lock for everything, a loop preempted while
+/// holding it stalled the other for a whole scheduler slice (an 8 ms p99), and a popular ring
+/// in a shared shard bounced that shard between cores on every hit. A front holds no copies,
+/// but it can keep an entry the store has evicted alive, so its references count against the
+/// budget: the fronts together get 1/8 of it, the store the rest, and within each shard
+/// aliases 1/8 and responses 7/8.
 public final class ResponseCache: Sendable {
     /// A ring's responses: the full 200 and the 304 for a matching `If-None-Match`.
     ///
@@ -33,93 +44,148 @@ public final class ResponseCache: Sendable {
         var cost: Int { ok.body.count + ok.headers.bytes.count + etag.utf8.count + 320 }
     }
 
-    /// A raw query string with its 64-bit FNV-1a hash, computed once per request: a miss looks
-    /// the query up, may alias it, and inserts it, all under the same key.
-    public struct Query: Sendable, ExpressibleByStringInterpolation {
-        public let text: String
-        let key: UInt64
+    /// What a response is stored under: one ring in one output format.
+    public struct Key: Sendable, Hashable {
+        public var digest: RingDigest
+        /// The output format (a route's own number), so the same ring as SVG and as PNG are two entries.
+        public var format: UInt8
 
-        public init(_ text: String) {
-            self.text = text
-            key = StableHash.fnv1a64(text.utf8)
-        }
-
-        public init(stringLiteral text: String) {
-            self.init(text)
+        public init(digest: RingDigest, format: UInt8) {
+            self.digest = digest
+            self.format = format
         }
     }
 
-    /// A query seen before and the spec hash it resolved to.
-    private struct Alias {
-        var query: String
-        var hash: UInt64
+    /// A raw request: the output format and the query text as sent, with a hash computed once
+    /// per request. The hash is Swift's per-process seeded `Hasher`, so nobody can craft
+    /// queries that pile into one bucket or push each other out; it only picks the slot, and a
+    /// lookup compares the text.
+    public struct Query: Sendable {
+        public let text: String
+        public let format: UInt8
+        let hash: Int
+
+        public init(_ text: String, format: UInt8) {
+            self.text = text
+            self.format = format
+            var hasher = Hasher()
+            hasher.combine(format)
+            hasher.combine(text)
+            hash = hasher.finalize()
+        }
+
+        func isSame(as alias: Alias) -> Bool { alias.format == format && alias.text == text }
+    }
+
+    /// A query seen before and the response it led to.
+    struct Alias {
+        var text: String
+        var format: UInt8
+        var key: Key
     }
 
     private struct Storage {
-        var responses: LRUCache<UInt64, Entry>
-        var aliases: LRUCache<UInt64, Alias>
+        var responses: LRUCache<Key, Entry>
+        /// By ``Query/hash``; the alias holds the full text to compare.
+        var aliases: LRUCache<Int, Alias>
         var hits = 0
         var misses = 0
     }
 
-    private final class Partition: Sendable {
-        let storage: Locked<Storage>
-
-        init(capacity: Int) {
-            storage = Locked(
-                Storage(
-                    responses: LRUCache(capacity: capacity - capacity / 8), aliases: LRUCache(capacity: capacity / 8)))
-        }
+    /// A loop's own references: the alias and the entry it led to.
+    private struct FrontEntry {
+        var alias: Alias
+        var entry: Entry
     }
 
-    /// The configured budget in bytes, over all partitions.
+    private struct Front {
+        var entries: LRUCache<Int, FrontEntry>
+        var hits = 0
+    }
+
+    /// The configured budget in bytes, store and fronts together.
     public let capacity: Int
-    private let partitions: [Partition]
+    private let shards: [Locked<Storage>]
+    private let fronts: [Locked<Front>]
 
-    /// A cache of at most `capacityBytes`, split evenly into `partitions` independent parts.
-    public init(capacityBytes: Int, partitions: Int = 1) {
+    /// A cache of at most `capacityBytes`: a store split evenly into `shards` locks, and a
+    /// front for each of `loops` event loops.
+    public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1) {
         capacity = capacityBytes
-        let count = max(1, partitions)
-        self.partitions = (0..<count).map { _ in Partition(capacity: capacityBytes / count) }
+        let frontBudget = capacityBytes / 8 / max(1, loops)
+        let shardBudget = (capacityBytes - capacityBytes / 8) / max(1, shards)
+        self.shards = (0..<max(1, shards)).map { _ in
+            Locked(
+                Storage(
+                    responses: LRUCache(capacity: shardBudget - shardBudget / 8),
+                    aliases: LRUCache(capacity: shardBudget / 8)))
+        }
+        self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
     }
 
-    private func partition(_ index: Int) -> Partition {
-        partitions[index % partitions.count]
+    private func shard(for query: Query) -> Locked<Storage> {
+        shards[Int(UInt(bitPattern: query.hash) % UInt(shards.count))]
     }
+    private func shard(for key: Key) -> Locked<Storage> { shards[Int(key.digest.low % UInt64(shards.count))] }
+    private func front(_ loop: Int) -> Locked<Front> { fronts[loop % fronts.count] }
 
-    /// The entry for a query seen before, counting a hit or a miss.
-    public func lookup(query: Query, partition index: Int = 0) -> Entry? {
-        partition(index).storage.withLock { storage -> Entry? in
-            guard let alias = storage.aliases.value(for: query.key), alias.query == query.text,
-                let entry = storage.responses.value(for: alias.hash)
-            else {
+    /// The entry for a request seen before, counting a hit or a miss: the loop's front first,
+    /// then the store.
+    public func lookup(query: Query, loop: Int = 0) -> Entry? {
+        let cached = front(loop).withLock { front -> Entry? in
+            guard let found = front.entries.value(for: query.hash), query.isSame(as: found.alias) else { return nil }
+            front.hits += 1
+            return found.entry
+        }
+        if let cached { return cached }
+        let key = shard(for: query).withLock { storage -> Key? in
+            guard let alias = storage.aliases.value(for: query.hash), query.isSame(as: alias) else {
                 storage.misses += 1
                 return nil
             }
-            storage.hits += 1
+            return alias.key
+        }
+        guard let key else { return nil }
+        let entry = shard(for: key).withLock { storage -> Entry? in
+            let entry = storage.responses.value(for: key)
+            if entry == nil { storage.misses += 1 } else { storage.hits += 1 }
             return entry
         }
+        if let entry { promote(query, to: key, entry: entry, loop: loop) }
+        return entry
     }
 
-    /// The entry for a spec hash, when another query for the same ring was rendered already;
-    /// remembers `query` as its alias when found.
-    public func lookup(hash: UInt64, aliasing query: Query, partition index: Int = 0) -> Entry? {
-        partition(index).storage.withLock { storage -> Entry? in
-            guard let entry = storage.responses.value(for: hash) else { return nil }
-            storage.aliases.insert(Alias(query: query.text, hash: hash), for: query.key, cost: Self.aliasCost(query))
-            return entry
+    /// The entry for a ring already rendered for another query; remembers `query` as its alias
+    /// when found.
+    public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
+        guard let entry = shard(for: key).withLock({ $0.responses.value(for: key) }) else { return nil }
+        remember(query, as: key)
+        return entry
+    }
+
+    /// Stores `entry` under `key`, and `query` as a way to reach it.
+    public func insert(_ entry: Entry, key: Key, query: Query) {
+        shard(for: key).withLock { $0.responses.insert(entry, for: key, cost: entry.cost) }
+        remember(query, as: key)
+    }
+
+    /// Keeps `query` in the store as a way to reach `key`.
+    private func remember(_ query: Query, as key: Key) {
+        let alias = Alias(text: query.text, format: query.format, key: key)
+        shard(for: query).withLock { $0.aliases.insert(alias, for: query.hash, cost: Self.aliasCost(query)) }
+    }
+
+    /// Puts a query found in the store into the loop's front. Only a query asked for again
+    /// gets there, so rings requested once never push popular ones out of a front.
+    private func promote(_ query: Query, to key: Key, entry: Entry, loop: Int) {
+        let alias = Alias(text: query.text, format: query.format, key: key)
+        front(loop).withLock {
+            $0.entries.insert(
+                FrontEntry(alias: alias, entry: entry), for: query.hash, cost: Self.aliasCost(query) + entry.cost)
         }
     }
 
-    /// Stores `entry` under `hash` and `query`.
-    public func insert(_ entry: Entry, hash: UInt64, query: Query, partition index: Int = 0) {
-        partition(index).storage.withLock {
-            $0.responses.insert(entry, for: hash, cost: entry.cost)
-            $0.aliases.insert(Alias(query: query.text, hash: hash), for: query.key, cost: Self.aliasCost(query))
-        }
-    }
-
-    /// An alias's bytes: the query plus an allowance for the string, node and dictionary slot.
+    /// An alias's bytes: the query text plus an allowance for the string, node and dictionary slot.
     private static func aliasCost(_ query: Query) -> Int { query.text.utf8.count + 200 }
 
     /// Counters for metrics.
@@ -127,19 +193,27 @@ public final class ResponseCache: Sendable {
         public var hits: Int
         public var misses: Int
         public var evictions: Int
+        /// Bytes counted against the budget: the store's, plus what the fronts may keep alive.
         public var bytes: Int
+        /// Distinct responses in the store.
         public var entries: Int
     }
 
     public var statistics: Statistics {
         var total = Statistics(hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0)
-        for partition in partitions {
-            partition.storage.withLock {
+        for shard in shards {
+            shard.withLock {
                 total.hits += $0.hits
                 total.misses += $0.misses
                 total.evictions += $0.responses.evictions + $0.aliases.evictions
                 total.bytes += $0.responses.totalCost + $0.aliases.totalCost
                 total.entries += $0.responses.count
+            }
+        }
+        for front in fronts {
+            front.withLock {
+                total.hits += $0.hits
+                total.bytes += $0.entries.totalCost
             }
         }
         return total

@@ -16,9 +16,20 @@ public final class RingService: HTTPResponder {
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
-        self.cache = ResponseCache(capacityBytes: configuration.cacheBytes, partitions: configuration.cachePartitions)
-        self.ringHeaders = ImageHeaders(maxAge: configuration.maxAge)
-        self.errorHeaders = ImageHeaders(maxAge: configuration.errorMaxAge)
+        self.cache = ResponseCache(
+            capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops)
+        let stale =
+            "stale-while-revalidate=\(configuration.staleWhileRevalidate), stale-if-error=\(configuration.staleIfError)"
+        self.ringHeaders = ImageFormat.allCases.map {
+            ImageHeaders(format: $0, cacheControl: "public, max-age=\(configuration.maxAge), \(stale)")
+        }
+        self.errorHeaders = ImageFormat.allCases.map {
+            ImageHeaders(format: $0, cacheControl: "public, max-age=\(configuration.errorMaxAge)")
+        }
+        let short = [("Cache-Control", "public, max-age=\(configuration.errorMaxAge)")] + Self.commonHeaders
+        self.notFound = .text(.notFound, "not found\n", headers: short)
+        self.methodNotAllowed = .text(
+            .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + short)
         self.accessLog = accessLog
         self.serverStatistics = serverStatistics
     }
@@ -36,53 +47,66 @@ public final class RingService: HTTPResponder {
         return response
     }
 
+    /// What a path names.
+    private enum Endpoint {
+        case image(ImageFormat)
+        case healthz, metrics, playground
+
+        init?(path: String) {
+            switch path {
+            case "/ring.svg": self = .image(.svg)
+            case "/healthz": self = .healthz
+            case "/metrics": self = .metrics
+            case "/": self = .playground
+            default: return nil
+            }
+        }
+
+        var route: Metrics.Route {
+            switch self {
+            case .image: .ring
+            case .healthz: .healthz
+            case .metrics: .metrics
+            case .playground: .playground
+            }
+        }
+    }
+
     private func route(_ request: HTTPRequest) -> (Metrics.Route, HTTPResponse, String) {
-        let route: Metrics.Route
-        switch request.path {
-        case "/ring.svg": route = .ring
-        case "/healthz": route = .healthz
-        case "/metrics": route = .metrics
-        case "/": route = .playground
-        default:
-            return (.notFound, .text(.notFound, "not found\n", headers: Self.commonHeaders), "-")
-        }
+        guard let endpoint = Endpoint(path: request.path) else { return (.notFound, notFound, "-") }
         guard request.method == .get || request.method == .head else {
-            let response = HTTPResponse.text(
-                .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + Self.commonHeaders)
-            return (route, response, "-")
+            return (endpoint.route, methodNotAllowed, "-")
         }
-        switch route {
-        case .ring:
-            let (response, hit) = ring(request)
-            return (route, response, hit ? "hit" : "miss")
+        let response: HTTPResponse
+        switch endpoint {
+        case .image(let format):
+            let (response, hit) = image(request, format: format)
+            return (.ring, response, hit ? "hit" : "miss")
         case .healthz:
-            return (route, .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders), "-")
+            response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
         case .metrics:
             let text = metrics.exposition(
                 cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics)
-            let response = HTTPResponse(
+            response = HTTPResponse(
                 status: .ok,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")]
                     + Self.commonHeaders,
                 body: Array(text.utf8))
-            return (route, response, "-")
         case .playground:
-            return (route, PlaygroundPage.response, "-")
-        case .notFound:
-            return (route, .text(.notFound, "not found\n"), "-")
+            response = PlaygroundPage.response
         }
+        return (endpoint.route, Self.conditional(response, for: request), "-")
     }
 
     /// The hot path: one cache lookup by raw query; parse and render only on a miss.
-    private func ring(_ request: HTTPRequest) -> (HTTPResponse, Bool) {
-        let query = request.query
-        let partition = request.eventLoop
-        let key = ResponseCache.Query(query)
-        if let entry = cache.lookup(query: key, partition: partition) {
+    private func image(_ request: HTTPRequest, format: ImageFormat) -> (HTTPResponse, Bool) {
+        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        let loop = request.eventLoop
+        if let entry = cache.lookup(query: query, loop: loop) {
             return (Self.select(entry, for: request), true)
         }
         let started = Self.now()
-        guard query.utf8.count <= configuration.maxQueryBytes else {
+        guard query.text.utf8.count <= configuration.maxQueryBytes else {
             return (
                 errorResponse(message: "query: longer than \(configuration.maxQueryBytes) bytes", request: request),
                 false
@@ -90,19 +114,20 @@ public final class RingService: HTTPResponder {
         }
         let spec: RingSpec
         do {
-            spec = try RingSpec(query: query)
+            spec = try RingSpec(query: query.text)
         } catch {
             return (errorResponse(message: error.description, request: request), false)
         }
-        let hash = spec.stableHash
-        if let entry = cache.lookup(hash: hash, aliasing: key, partition: partition) {
+        let digest = spec.digest
+        let key = ResponseCache.Key(digest: digest, format: format.rawValue)
+        if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
             return (Self.select(entry, for: request), false)
         }
-        let svg = RingRenderer.render(spec, stableHash: hash)
+        let body = RingRenderer.render(spec, digest: digest)
         metrics.recordRender(seconds: Self.now() - started)
         let entry = makeEntry(
-            body: svg, etag: Self.etag(prefix: "r", hash: hash), shared: ringHeaders)
-        cache.insert(entry, hash: hash, query: key, partition: partition)
+            body: body, etag: Self.etag("r", format, digest), shared: ringHeaders[Int(format.rawValue)])
+        cache.insert(entry, key: key, query: query)
         return (Self.select(entry, for: request), false)
     }
 
@@ -111,9 +136,8 @@ public final class RingService: HTTPResponder {
     private func errorResponse(message: String, request: HTTPRequest) -> HTTPResponse {
         metrics.recordRenderError()
         let entry = makeEntry(
-            body: ErrorImage.render(message: message),
-            etag: Self.etag(prefix: "e", hash: StableHash.fnv1a64(message.utf8)),
-            shared: errorHeaders, extra: [("X-Ring-Error", Self.headerSafe(message))])
+            body: ErrorImage.render(message: message), etag: Self.etag("e", .svg, RingDigest(of: message)),
+            shared: errorHeaders[Int(ImageFormat.svg.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
         return Self.select(entry, for: request)
     }
 
@@ -127,24 +151,42 @@ public final class RingService: HTTPResponder {
         return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag)
     }
 
+    /// The 200, the 304 or a 412, as the request's preconditions decide. An image's
+    /// `Last-Modified` is the renderer version's date.
     private static func select(_ entry: ResponseCache.Entry, for request: HTTPRequest) -> HTTPResponse {
-        if let condition = request.header("If-None-Match"), EntityTag.matches(condition, etag: entry.etag) {
-            return entry.notModified
+        guard request.hasPreconditions else { return entry.ok }
+        switch Preconditions.evaluate(request, etag: entry.etag, lastModified: RingRenderer.versionDate) {
+        case .proceed: return entry.ok
+        case .notModified: return entry.notModified
+        case .failed: return preconditionFailed
         }
-        return entry.ok
     }
 
-    /// A strong ETag from the hash and the renderer version, so a new renderer invalidates
-    /// every cached copy downstream.
-    private static func etag(prefix: StaticString, hash: UInt64) -> String {
-        var writer = ByteWriter(capacity: 32)
+    /// Preconditions on a response with no validators: `*` matches, any tag or date does not.
+    private static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard request.hasPreconditions else { return response }
+        switch Preconditions.evaluate(request, etag: nil, lastModified: nil) {
+        case .proceed: return response
+        case .notModified: return HTTPResponse(status: .notModified, headers: commonHeaders)
+        case .failed: return preconditionFailed
+        }
+    }
+
+    private static let preconditionFailed = HTTPResponse.text(
+        .preconditionFailed, "precondition failed\n", headers: commonHeaders)
+
+    /// A strong ETag: `r` for a ring or `e` for an error image, the renderer version, the
+    /// format and the 128-bit digest, so a new renderer invalidates every copy downstream and
+    /// two different images never share a tag.
+    private static func etag(_ kind: StaticString, _ format: ImageFormat, _ digest: RingDigest) -> String {
+        var writer = ByteWriter(capacity: 64)
         writer.append("\"")
-        writer.append(prefix)
+        writer.append(kind)
         writer.append(integer: RingRenderer.version)
         writer.append("-")
-        for shift in stride(from: 56, through: 0, by: -8) {
-            writer.append(hexByte: UInt8(truncatingIfNeeded: hash >> UInt64(shift)))
-        }
+        writer.append(format.tag)
+        writer.append("-")
+        digest.write(hexInto: &writer)
         writer.append("\"")
         return writer.text
     }
@@ -162,21 +204,26 @@ public final class RingService: HTTPResponder {
         return result
     }
 
-    /// The constant headers of image responses, serialized once for all of them.
+    /// The constant headers of image responses, serialized once for all of them. The 304
+    /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
     private struct ImageHeaders {
         var ok: HTTPHeaderBlock
         var notModified: HTTPHeaderBlock
 
-        init(maxAge: Int) {
-            let validators = [("Cache-Control", "public, max-age=\(maxAge), s-maxage=\(maxAge)")]
+        init(format: ImageFormat, cacheControl: String) {
+            let cache = [("Cache-Control", cacheControl)]
             ok = HTTPHeaderBlock(
-                [("Content-Type", "image/svg+xml; charset=utf-8")] + validators + RingService.imageHeaders)
-            notModified = HTTPHeaderBlock(validators + RingService.imageHeaders)
+                [("Content-Type", format.contentType)] + cache
+                    + [("Last-Modified", HTTPDate.format(RingRenderer.versionDate))] + RingService.imageHeaders)
+            notModified = HTTPHeaderBlock(cache + RingService.imageHeaders)
         }
     }
 
-    private let ringHeaders: ImageHeaders
-    private let errorHeaders: ImageHeaders
+    /// By ``ImageFormat`` raw value.
+    private let ringHeaders: [ImageHeaders]
+    private let errorHeaders: [ImageHeaders]
+    private let notFound: HTTPResponse
+    private let methodNotAllowed: HTTPResponse
 
     static let commonHeaders: [(String, String)] = [("X-Content-Type-Options", "nosniff")]
 
@@ -191,5 +238,23 @@ public final class RingService: HTTPResponder {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+}
+
+/// The image formats served, each on its own route, with its own cache entries and ETags.
+enum ImageFormat: UInt8, CaseIterable {
+    case svg = 0
+
+    var contentType: String {
+        switch self {
+        case .svg: "image/svg+xml; charset=utf-8"
+        }
+    }
+
+    /// The format's part of an ETag.
+    var tag: StaticString {
+        switch self {
+        case .svg: "svg"
+        }
     }
 }

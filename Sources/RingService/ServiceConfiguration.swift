@@ -1,12 +1,21 @@
 /// The ring service's own settings (the server's live in `ServerConfiguration`).
 public struct ServiceConfiguration: Sendable, Equatable {
-    /// Response cache budget in bytes.
+    /// Response cache budget in bytes, for all event loops together.
     public var cacheBytes: Int = 64 * 1024 * 1024
-    /// Cache partitions: one per event loop, so no loop ever waits for another's lock.
-    public var cachePartitions: Int = 1
+    /// Locks the cache is split into. More shards make it rarer that two loops want the same
+    /// lock at once; each shard gets an equal part of the budget.
+    public var cacheShards: Int = 16
+    /// Event loops answering requests: each gets its own front of references in the cache.
+    public var eventLoops: Int = 1
     /// `max-age` for rings, seconds: a ring is a pure function of its URL.
     public var maxAge: Int = 86_400
-    /// `max-age` for error images, seconds: short, so a fixed URL shows up soon.
+    /// `stale-while-revalidate` for rings, seconds (RFC 5861): a cache may serve a ring this long
+    /// past `max-age` while it fetches a fresh copy.
+    public var staleWhileRevalidate: Int = 86_400
+    /// `stale-if-error` for rings, seconds (RFC 5861): a cache may serve a ring this long past
+    /// `max-age` while this service is down or failing.
+    public var staleIfError: Int = 604_800
+    /// `max-age` for error images, 404 and 405 answers, seconds: short, so a fixed URL shows up soon.
     public var errorMaxAge: Int = 60
     /// Longest query string rendered; longer ones get an error image without being parsed.
     public var maxQueryBytes: Int = 4096

@@ -81,7 +81,16 @@ enum ServeCommand {
         },
         .service("--cache-mb", "N", "response cache size in MiB", \.cacheBytes, in: 1...65536, scale: 1 << 20),
         .service("--max-age", "SECONDS", "Cache-Control max-age of rings", \.maxAge, in: 0...31_536_000),
-        .service("--error-max-age", "SECONDS", "max-age of error images, at most 60", \.errorMaxAge, in: 0...60),
+        .service(
+            "--stale-while-revalidate", "SECONDS", "how long caches may serve a ring while refetching it",
+            \.staleWhileRevalidate, in: 0...31_536_000),
+        .service(
+            "--stale-if-error", "SECONDS", "how long caches may serve a ring while this service fails",
+            \.staleIfError, in: 0...31_536_000),
+        .service(
+            "--error-max-age", "SECONDS", "max-age of error images, 404 and 405, at most 60", \.errorMaxAge,
+            in: 0...60),
+        .service("--cache-shards", "N", "locks the response cache is split into", \.cacheShards, in: 1...1024),
         Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") {
             text, _, _, log in
             log = text
@@ -173,7 +182,7 @@ enum ServeCommand {
         }
         let statistics = ServerStatistics()
         var service = service
-        service.cachePartitions = configuration.eventLoops  // one per loop: no lock contention
+        service.eventLoops = configuration.eventLoops
         let responder = RingService(configuration: service, accessLog: log, serverStatistics: statistics)
         let server = Server(configuration: configuration, responder: responder, statistics: statistics)
         do {

@@ -1,3 +1,4 @@
+import RingTestSupport
 import Testing
 
 @testable import RingCore
@@ -59,20 +60,5 @@ import Testing
         var writer = ByteWriter()
         writer.append(escaping: "a<b>&\"c'd ü")
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "a&lt;b&gt;&amp;&quot;c&#39;d ü")
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so property tests reproduce exactly.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

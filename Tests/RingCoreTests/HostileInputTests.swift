@@ -79,7 +79,7 @@ import Testing
                 #expect(!value.lowercased().contains("javascript:"), "\(query): \(name)=\(value)")
                 if value.contains("url(") {
                     #expect(
-                        value.hasPrefix("url(#r") && value.hasSuffix(")") && value.count == 25, "\(query): \(value)")
+                        value.hasPrefix("url(#r") && value.hasSuffix(")") && value.count == 41, "\(query): \(value)")
                 }
             }
             if element.name == "style" {

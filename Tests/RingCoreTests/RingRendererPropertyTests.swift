@@ -1,49 +1,15 @@
 import Foundation
+import RingTestSupport
 import Testing
 
 @testable import RingCore
 
 /// Properties that must hold for every spec, checked over seeded random specs.
 @Suite struct RingRendererPropertyTests {
-    /// A random valid query; `color` fixed when `solidBar` so the bar can be found.
-    static func randomQuery(_ generator: inout SeededGenerator, solidBar: Bool = false) -> String {
-        var parts = ["p=\(Double(Int.random(in: -200...1200, using: &generator)) / 10)"]
-        let size = Int.random(in: 16...400, using: &generator)
-        parts.append("size=\(size)")
-        func maybe(_ chance: Double, _ part: @autoclosure () -> String) {
-            if Double.random(in: 0..<1, using: &generator) < chance { parts.append(part()) }
-        }
-        let half = Bool.random(using: &generator) && Double.random(in: 0..<1, using: &generator) < 0.4
-        if half {
-            parts.append("half")
-        } else {
-            maybe(0.5, "slice=\(Double(Int.random(in: 0...90, using: &generator)) / 100)")
-            maybe(0.5, "start=\(Int.random(in: -720...720, using: &generator))")
-        }
-        maybe(0.5, "dir=ccw")
-        maybe(0.6, "width=\(Double(Int.random(in: 1...(size * 10 / 3), using: &generator)) / 10)")
-        maybe(0.4, "trackWidth=\(Double(Int.random(in: 1...(size * 10 / 3), using: &generator)) / 10)")
-        maybe(0.5, "cap=butt")
-        maybe(0.3, "shadow=1")
-        maybe(0.3, "outline=123")
-        maybe(0.3, "anim=\(Int.random(in: 0...10, using: &generator))")
-        maybe(0.3, "decimals=\(Int.random(in: 0...3, using: &generator))")
-        maybe(0.3, "theme=\(["light", "dark", "auto"].randomElement(using: &generator)!)")
-        maybe(0.2, "fill=eee")
-        maybe(0.2, "bg=111")
-        maybe(0.2, "track=none")
-        if solidBar {
-            parts.append("color=ff0000")
-        } else {
-            maybe(0.3, "gradient=red,00ff00,blue")
-        }
-        return parts.shuffled(using: &generator).joined(separator: "&")
-    }
-
     @Test func everyRandomSpecRendersWellFormedDeterministicXML() throws {
         var generator = SeededGenerator(seed: 1)
         for _ in 0..<400 {
-            let query = Self.randomQuery(&generator)
+            let query = RandomQuery.make(&generator)
             let spec = try RingSpec(query: query)
             let svg = RingRenderer.render(spec)
             let inspector = SVGInspector(svg)
@@ -62,7 +28,7 @@ import Testing
     @Test func drawingStaysInsideTheBox() throws {
         var generator = SeededGenerator(seed: 2)
         for _ in 0..<400 {
-            let query = Self.randomQuery(&generator)
+            let query = RandomQuery.make(&generator)
             let spec = try RingSpec(query: query)
             let svg = RingRenderer.render(spec)
             let inspector = SVGInspector(svg)
@@ -108,7 +74,7 @@ import Testing
         var generator = SeededGenerator(seed: 3)
         var checked = 0
         for _ in 0..<600 {
-            let query = Self.randomQuery(&generator, solidBar: true)
+            let query = RandomQuery.make(&generator, solidBar: true)
             let spec = try RingSpec(query: query)
             let svg = RingRenderer.render(spec)
             let inspector = SVGInspector(svg)

@@ -1,3 +1,4 @@
+import RingTestSupport
 import Testing
 
 @testable import RingCore

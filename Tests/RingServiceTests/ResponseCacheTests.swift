@@ -1,68 +1,139 @@
 import HTTPServer
+import RingCore
 import Testing
 
 @testable import RingService
 
 @Suite struct ResponseCacheTests {
-    private func entry(_ size: Int) -> ResponseCache.Entry {
+    private func entry(_ size: Int, tag: String = "e") -> ResponseCache.Entry {
         ResponseCache.Entry(
             ok: HTTPResponse(status: .ok, body: [UInt8](repeating: 1, count: size)),
-            notModified: HTTPResponse(status: .notModified), etag: "\"e\"")
+            notModified: HTTPResponse(status: .notModified), etag: "\"\(tag)\"")
+    }
+
+    private func key(_ low: Int, high: UInt64 = 0, format: UInt8 = 0) -> ResponseCache.Key {
+        ResponseCache.Key(digest: RingDigest(high: high, low: UInt64(low)), format: format)
+    }
+
+    private func query(_ text: String, format: UInt8 = 0) -> ResponseCache.Query {
+        ResponseCache.Query(text, format: format)
     }
 
     @Test func staysUnderItsByteCapAndEvictsLeastRecentlyUsed() {
-        let cache = ResponseCache(capacityBytes: 64 * 1024)
+        let cache = ResponseCache(capacityBytes: 64 * 1024, shards: 1)
         for index in 0..<200 {
-            cache.insert(entry(1000), hash: UInt64(index), query: "p=\(index)")
-            if index > 5 { _ = cache.lookup(query: "p=0") }  // keep p=0 recent
+            cache.insert(entry(1000), key: key(index), query: query("p=\(index)"))
+            if index > 5 { _ = cache.lookup(query: query("p=0")) }  // keep p=0 recent
             #expect(cache.statistics.bytes <= 64 * 1024)
         }
         let statistics = cache.statistics
         #expect(statistics.evictions > 0)
-        #expect(cache.lookup(query: "p=0") != nil)
-        #expect(cache.lookup(query: "p=1") == nil)
-        #expect(cache.lookup(query: "p=199") != nil)
+        #expect(cache.lookup(query: query("p=0")) != nil)
+        #expect(cache.lookup(query: query("p=1")) == nil)
+        #expect(cache.lookup(query: query("p=199")) != nil)
         #expect(statistics.entries < 64)
     }
 
     @Test func aliasesFindTheSameEntry() {
         let cache = ResponseCache(capacityBytes: 1 << 20)
-        cache.insert(entry(10), hash: 42, query: "p=1")
-        #expect(cache.lookup(query: "p=1.0") == nil)
-        #expect(cache.lookup(hash: 42, aliasing: "p=1.0") != nil)
-        #expect(cache.lookup(query: "p=1.0") != nil)
+        cache.insert(entry(10), key: key(42), query: query("p=1"))
+        #expect(cache.lookup(query: query("p=1.0")) == nil)
+        #expect(cache.lookup(key: key(42), aliasing: query("p=1.0")) != nil)
+        #expect(cache.lookup(query: query("p=1.0")) != nil)
         #expect(cache.statistics.entries == 1)
     }
 
-    @Test func refusesEntriesLargerThanTheCache() {
-        let cache = ResponseCache(capacityBytes: 1024)
-        cache.insert(entry(10_000), hash: 1, query: "p=1")
-        #expect(cache.lookup(query: "p=1") == nil)
+    @Test func refusesEntriesLargerThanAShard() {
+        let cache = ResponseCache(capacityBytes: 16 * 1024, shards: 16)
+        cache.insert(entry(2000), key: key(1), query: query("p=1"))
+        #expect(cache.lookup(query: query("p=1")) == nil)
         #expect(cache.statistics.bytes < 1024)
     }
 
-    @Test func partitionedCacheStaysUnderItsCap() {
-        let cache = ResponseCache(capacityBytes: 256 * 1024, partitions: 4)
+    @Test func shardedCacheStaysUnderItsCapAndSharesEntries() {
+        let cache = ResponseCache(capacityBytes: 256 * 1024, shards: 4)
         for index in 0..<2000 {
-            cache.insert(entry(700), hash: UInt64(index), query: "p=\(index)", partition: index % 4)
+            cache.insert(entry(700), key: key(index), query: query("p=\(index)"))
         }
         let statistics = cache.statistics
         #expect(statistics.bytes <= 256 * 1024)
         #expect(statistics.evictions > 0)
         #expect(statistics.entries > 100)
-        #expect(cache.lookup(query: "p=1999", partition: 3) != nil)
-        #expect(cache.lookup(query: "p=1999", partition: 2) == nil)
+        #expect(cache.lookup(query: query("p=1999")) != nil)
+    }
+
+    /// What one loop stored, another finds through the store, and then in its own front.
+    @Test func loopsShareOneStore() throws {
+        let cache = ResponseCache(capacityBytes: 1 << 20, shards: 4, loops: 2)
+        let stored = entry(100)
+        cache.insert(stored, key: key(3), query: query("p=3"))
+        #expect(try #require(cache.lookup(query: query("p=3"), loop: 1)) === stored)
+        #expect(try #require(cache.lookup(query: query("p=3"), loop: 1)) === stored)
+        #expect(cache.lookup(key: key(3), aliasing: query("p=3.0"), loop: 1) === stored)
+        #expect(try #require(cache.lookup(query: query("p=3.0"), loop: 0)) === stored)
+        let statistics = cache.statistics
+        #expect(statistics.entries == 1)
+        #expect(statistics.hits == 3)
+        #expect(statistics.misses == 0)
+    }
+
+    /// Fronts count what they keep alive: store and fronts together stay under the budget
+    /// however the loops share the work.
+    @Test func frontsAndStoreStayUnderTheBudget() {
+        let cache = ResponseCache(capacityBytes: 128 * 1024, shards: 4, loops: 3)
+        for index in 0..<3000 {
+            cache.insert(entry(600), key: key(index), query: query("p=\(index)"))
+            _ = cache.lookup(query: query("p=\(index / 2)"), loop: (index + 1) % 3)
+            #expect(cache.statistics.bytes <= 128 * 1024)
+        }
+    }
+
+    /// Digests equal in their low 64 bits land in the same shard and bucket, and are still two
+    /// entries: the whole digest decides identity.
+    @Test func identityIsTheWholeDigest() throws {
+        let cache = ResponseCache(capacityBytes: 1 << 20)
+        let first = entry(10, tag: "first")
+        let second = entry(10, tag: "second")
+        cache.insert(first, key: key(7, high: 1), query: query("a"))
+        #expect(cache.lookup(key: key(7, high: 2), aliasing: query("b")) == nil)
+        cache.insert(second, key: key(7, high: 2), query: query("b"))
+        #expect(try #require(cache.lookup(query: query("a"))) === first)
+        #expect(try #require(cache.lookup(query: query("b"))) === second)
+        #expect(cache.statistics.entries == 2)
+    }
+
+    /// The same ring in two formats, and the same query text on two formats' routes, are
+    /// separate entries.
+    @Test func formatsHaveTheirOwnEntries() throws {
+        let cache = ResponseCache(capacityBytes: 1 << 20)
+        let svg = entry(10, tag: "svg")
+        let other = entry(10, tag: "other")
+        cache.insert(svg, key: key(9, format: 0), query: query("p=1", format: 0))
+        #expect(cache.lookup(query: query("p=1", format: 1)) == nil)
+        #expect(cache.lookup(key: key(9, format: 1), aliasing: query("p=1", format: 1)) == nil)
+        cache.insert(other, key: key(9, format: 1), query: query("p=1", format: 1))
+        #expect(try #require(cache.lookup(query: query("p=1", format: 0))) === svg)
+        #expect(try #require(cache.lookup(query: query("p=1", format: 1))) === other)
+    }
+
+    /// A query found in its slot is still compared in full: one whose text or format differs
+    /// is not the alias stored there.
+    @Test func aliasesCompareTheirText() {
+        let alias = ResponseCache.Alias(text: "p=1", format: 0, key: key(1))
+        #expect(query("p=1").isSame(as: alias))
+        #expect(!query("p=2").isSame(as: alias))
+        #expect(!query("p=1", format: 1).isSame(as: alias))
     }
 
     @Test func isSafeUnderConcurrency() async {
-        let cache = ResponseCache(capacityBytes: 256 * 1024, partitions: 2)
+        let cache = ResponseCache(capacityBytes: 256 * 1024, shards: 4)
         await withTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
                     for index in 0..<2000 {
-                        let key = (index * 7 + worker) % 500
-                        if cache.lookup(query: "p=\(key)", partition: worker) == nil {
-                            cache.insert(self.entry(500), hash: UInt64(key), query: "p=\(key)", partition: worker)
+                        let number = (index * 7 + worker) % 500
+                        if cache.lookup(query: self.query("p=\(number)")) == nil {
+                            cache.insert(self.entry(500), key: self.key(number), query: self.query("p=\(number)"))
                         }
                     }
                 }

@@ -14,6 +14,7 @@ final class ServiceHarness {
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
+        configuration.eventLoops = 2
         configure(&configuration)
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = "127.0.0.1"
@@ -45,11 +46,12 @@ final class ServiceHarness {
         #expect(response.status == 200)
         #expect(response.body == RingRenderer.render(try RingSpec(query: "p=72&slice=0.45")))
         #expect(response.header("Content-Type") == "image/svg+xml; charset=utf-8")
-        let hash = String(try RingSpec(query: "p=72&slice=0.45").stableHash, radix: 16)
+        let digest = try RingSpec(query: "p=72&slice=0.45").digest
+        #expect(response.header("ETag") == "\"r\(RingRenderer.version)-svg-\(digest)\"")
         #expect(
-            response.header("ETag")
-                == "\"r\(RingRenderer.version)-\(String(repeating: "0", count: 16 - hash.count))\(hash)\"")
-        #expect(response.header("Cache-Control") == "public, max-age=86400, s-maxage=86400")
+            response.header("Cache-Control")
+                == "public, max-age=86400, stale-while-revalidate=86400, stale-if-error=604800")
+        #expect(response.header("Last-Modified") == HTTPDate.format(RingRenderer.versionDate))
         #expect(response.header("Access-Control-Allow-Origin") == "*")
         #expect(response.header("Cross-Origin-Resource-Policy") == "cross-origin")
         #expect(response.header("X-Content-Type-Options") == "nosniff")
@@ -58,9 +60,15 @@ final class ServiceHarness {
         #expect(response.header("X-Ring-Error") == nil)
     }
 
-    @Test func maxAgeIsConfigurable() throws {
-        let harness = try ServiceHarness { $0.maxAge = 600 }
-        #expect(try harness.get("/ring.svg?p=1").header("Cache-Control") == "public, max-age=600, s-maxage=600")
+    @Test func cacheLifetimesAreConfigurable() throws {
+        let harness = try ServiceHarness {
+            $0.maxAge = 600
+            $0.staleWhileRevalidate = 30
+            $0.staleIfError = 0
+        }
+        #expect(
+            try harness.get("/ring.svg?p=1").header("Cache-Control")
+                == "public, max-age=600, stale-while-revalidate=30, stale-if-error=0")
     }
 
     @Test func equivalentQueriesShareTheETag() throws {
@@ -85,7 +93,9 @@ final class ServiceHarness {
 
     @Test func mismatchedIfNoneMatchGetsTheRing() throws {
         let harness = try ServiceHarness()
-        let response = try harness.get("/ring.svg?p=40", headers: "If-None-Match: \"r1-0000000000000000\"\r\n")
+        let response = try harness.get(
+            "/ring.svg?p=40",
+            headers: "If-None-Match: \"r\(RingRenderer.version)-svg-00000000000000000000000000000000\"\r\n")
         #expect(response.status == 200)
     }
 
@@ -109,7 +119,7 @@ final class ServiceHarness {
                 == "size: \"100000\" is out of range 16…1024".unicodeScalars.map {
                     $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16))}"
                 }.joined())
-        #expect(response.header("Cache-Control") == "public, max-age=60, s-maxage=60")
+        #expect(response.header("Cache-Control") == "public, max-age=60")
         #expect(response.body == ErrorImage.render(message: "size: \"100000\" is out of range 16…1024"))
         #expect(try harness.get("/ring.svg").header("X-Ring-Error") == "p: is required")
     }
@@ -132,14 +142,31 @@ final class ServiceHarness {
         #expect(try harness.get("/healthz").status == 200)
         #expect(try harness.get("/healthz").text == "ok\n")
         #expect(try harness.get("/").header("Content-Type") == "text/html; charset=utf-8")
-        #expect(try harness.get("/nope").status == 404)
         #expect(try harness.get("/ring.svg/../etc/passwd").status == 404)
         #expect(try harness.get("/ring.png?p=1").status == 404)
-        for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
+    }
+
+    /// Varnish keeps a 404 without `Cache-Control` for its default TTL: say how long.
+    @Test func notFoundAndMethodNotAllowedSayHowLongToCache() throws {
+        let harness = try ServiceHarness { $0.errorMaxAge = 45 }
+        let missing = try harness.get("/nope")
+        #expect(missing.status == 404)
+        #expect(missing.header("Cache-Control") == "public, max-age=45")
+        for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"] {
             let response = try harness.get("/ring.svg?p=1", method: method)
-            #expect(response.status == 405)
+            #expect(response.status == 405, "\(method)")
             #expect(response.header("Allow") == "GET, HEAD")
+            #expect(response.header("Cache-Control") == "public, max-age=45")
         }
+    }
+
+    /// The server answers what it does not implement for any resource, whatever the path.
+    @Test(arguments: ["CONNECT rings.test:443", "PROPFIND /ring.svg", "BREW /"])
+    func unimplementedMethodsGet501(line: String) throws {
+        let harness = try ServiceHarness()
+        let client = try RawClient(port: harness.port)
+        client.send("\(line) HTTP/1.1\r\nHost: rings.test\r\n\r\n")
+        #expect(try #require(client.readResponse()).status == 501)
     }
 
     /// The page's policy allows exactly its own inline script and style, by digest.

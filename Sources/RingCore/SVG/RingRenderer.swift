@@ -3,24 +3,25 @@
 ///
 /// Arcs are path commands with end points computed here (never dashes or `pathLength`, which
 /// renderers disagree on); arcs over 180° are split in two so no arc ever has coinciding or
-/// ambiguous end points. Element ids and class names derive from the spec's stable hash, so
+/// ambiguous end points. Element ids and class names derive from the spec's digest, so
 /// several rings inlined in one page never collide.
 public enum RingRenderer {
     /// Bumped whenever the same spec would render different bytes; part of the server's ETag.
-    public static let version = 1
+    /// 2: element ids from the 128-bit digest instead of a 64-bit FNV-1a hash.
+    public static let version = 2
 
-    /// The SVG document for `spec`. Pass `stableHash` when the caller has it already (the
-    /// server needs it for its cache first), so the canonical key is not built twice.
-    ///
-    /// `spec` is `consuming` here and below: a spec passed straight in, the usual case, is moved
-    /// into the rendering instead of copied (two copies of its optional colours and strings per
-    /// ring before).
-    public static func render(_ spec: consuming RingSpec, stableHash: UInt64? = nil) -> [UInt8] {
-        var document = document(spec, stableHash: stableHash)
-        // Written on the stack, then copied once into the array: one allocation per ring
-        // instead of two. A ring that outgrows the scratch (long gradients) moves to the heap.
-        // Swift puts 1 024 bytes on the stack (2 048 went to the heap here); 33 of the 38
-        // catalogue rings fit.
+    /// When ``version`` began, in seconds since 1970 (2026-12-01T00:00:00Z): every ring's
+    /// `Last-Modified`, since a ring's bytes change only with the renderer. Moves forward with
+    /// every version bump.
+    public static let versionDate = 1_796_083_200
+
+    /// The SVG document for `spec`. Pass `digest` when the caller has it already (the server
+    /// needs it for its cache first), so the canonical key is not built and hashed twice.
+    /// `spec` is `consuming`, so a spec passed straight in is moved into the rendering, not copied.
+    public static func render(_ spec: consuming RingSpec, digest: RingDigest? = nil) -> [UInt8] {
+        var document = document(spec, digest: digest)
+        // Written into stack scratch, then copied once into the array: one allocation per ring.
+        // A ring that outgrows the scratch (long gradients) moves to the heap.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
             var writer = ByteWriter(scratch: scratch)
             document.write(into: &writer)
@@ -28,15 +29,9 @@ public enum RingRenderer {
         }
     }
 
-    /// Appends the SVG document for `spec` to `writer`.
-    public static func render(_ spec: consuming RingSpec, stableHash: UInt64? = nil, into writer: inout ByteWriter) {
-        var document = document(spec, stableHash: stableHash)
-        document.write(into: &writer)
-    }
-
-    private static func document(_ spec: consuming RingSpec, stableHash: UInt64?) -> Document {
-        let hash = stableHash ?? spec.stableHash  // before `spec` moves into the document
-        return Document(spec: spec, hash: hash)
+    private static func document(_ spec: consuming RingSpec, digest: RingDigest?) -> Document {
+        let digest = digest ?? spec.digest  // before `spec` moves into the document
+        return Document(spec: spec, digest: digest)
     }
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
@@ -65,11 +60,11 @@ private struct Document {
     let geometry: RingGeometry
     let labelText: String?
     let title: String
-    /// The 16 hex digits of the stable hash, as ASCII bytes held inline (no allocation);
-    /// `r` and these prefix every id and class name.
-    let idDigits: (UInt64, UInt64)
+    /// The 32 hex digits of the digest, as ASCII bytes held inline (no allocation); `r` and
+    /// these prefix every id and class name.
+    let idDigits: (UInt64, UInt64, UInt64, UInt64)
 
-    init(spec: consuming RingSpec, hash: UInt64) {
+    init(spec: consuming RingSpec, digest: RingDigest) {
         let percentage = RingRenderer.percentageText(spec)
         switch spec.label {
         case .auto: labelText = percentage
@@ -79,11 +74,12 @@ private struct Document {
         title = spec.title ?? percentage
         geometry = RingGeometry(spec: spec, labelText: labelText)
         self.spec = spec  // last: moved in, not copied
-        var digits: (UInt64, UInt64) = (0, 0)
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { bytes in
             let hex: StaticString = "0123456789abcdef"
             for index in 0..<16 {
-                bytes[index] = hex.utf8Start[Int(truncatingIfNeeded: hash >> UInt64(60 - 4 * index) & 0xF)]
+                bytes[index] = hex.utf8Start[Int(truncatingIfNeeded: digest.high >> UInt64(60 - 4 * index) & 0xF)]
+                bytes[16 + index] = hex.utf8Start[Int(truncatingIfNeeded: digest.low >> UInt64(60 - 4 * index) & 0xF)]
             }
         }
         idDigits = digits

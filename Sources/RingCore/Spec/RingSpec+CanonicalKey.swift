@@ -11,13 +11,14 @@ extension RingSpec {
         return writer.text
     }
 
-    /// A 64-bit FNV-1a hash of ``canonicalKey``: the same on every process and machine
-    /// (unlike Swift's seeded `Hasher`). The cache, the ETag and the SVG's element ids use it.
-    public var stableHash: UInt64 {
+    /// This ring's identity: SHA-256 of ``canonicalKey``, truncated to 128 bits. The same on
+    /// every process, machine and Swift version (unlike Swift's seeded `Hasher`), and not
+    /// collidable by a URL's author. The cache, the ETag and the SVG's element ids use it.
+    public var digest: RingDigest {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
             var writer = ByteWriter(scratch: scratch)
             writeCanonicalKey(into: &writer)
-            return writer.withBytes { StableHash.fnv1a64($0) }
+            return writer.withBytes { RingDigest(of: UnsafeRawBufferPointer($0)) }
         }
     }
 
@@ -154,19 +155,5 @@ extension RingSpec {
                 w.append(hexByte: byte)
             }
         }
-    }
-}
-
-/// Hashes that do not change between processes, machines or Swift versions.
-public enum StableHash {
-    /// 64-bit FNV-1a.
-    @inlinable
-    public static func fnv1a64(_ bytes: some Sequence<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
-        }
-        return hash
     }
 }
