@@ -22,7 +22,7 @@ esac
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"
 binary=$out/fuzz-$target
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" \
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
     "${sources[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.

@@ -34,16 +34,20 @@ public struct HTTPRequestParser {
     private var start = 0
     /// The search for the blank line that ends the head resumes here.
     private var scanned = 0
+    /// A request was answered before its body arrived: nothing after it can be framed, so
+    /// every later byte is dropped.
+    private var finished = false
 
     public init(limits: Limits) {
         self.limits = limits
     }
 
     /// True when bytes of a request that is not complete yet are buffered.
-    public var hasPartialRequest: Bool { start < buffer.count }
+    public var hasPartialRequest: Bool { !finished && start < buffer.count }
 
     /// Adds bytes received from the peer.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard !finished else { return }
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             start = 0
@@ -58,6 +62,7 @@ public struct HTTPRequestParser {
 
     /// The next complete request, nil if more bytes are needed.
     public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+        guard !finished else { return nil }
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while start < buffer.count, buffer[start] == carriageReturn || buffer[start] == lineFeed {
             if buffer[start] == carriageReturn {
@@ -77,8 +82,8 @@ public struct HTTPRequestParser {
             // answer at once and close, instead of waiting for a body nobody reads.
             guard head.expectsContinue else { return nil }
             head.request.keepAlive = false
-            start = buffer.count
-            scanned = start
+            finished = true
+            buffer = []
             return head.request
         }
         start = total
