@@ -102,10 +102,23 @@ try:
     wait.until(lambda d: driver.find_element(By.ID, "e-half").text == "")
     check("the error clears when fixed", driver.find_element(By.ID, "f-half").get_attribute("aria-invalid") is None)
 
+    def swatch(name):
+        return driver.execute_script(
+            "const s = document.querySelector('#f-" + name + "').parentElement.querySelector('input[type=color]');"
+            "return [s.value, s.classList.contains('none')];")
+
+    check("an empty colour field's swatch shows the ring's default colour",
+          swatch("color") == ["#2f81f7", False] and swatch("track") == ["#e1e4e8", False])
+    check("a colour the ring does not draw shows a dimmed swatch", swatch("fill")[1] is True)
     set_field("color", "e5534b")
     wait.until(lambda d: "color=e5534b" in preview_src())
+    check("a typed colour moves the swatch", swatch("color") == ["#e5534b", False])
+    set_field("labelColor", "rebeccapurple")
+    wait.until(lambda d: "labelColor=rebeccapurple" in preview_src())
+    check("a named colour moves the swatch", swatch("labelColor") == ["#663399", False])
+
     check("only non-default values appear in the URL",
-          driver.current_url == base + "/?p=72&slice=0.45&size=200&color=e5534b")
+          driver.current_url == base + "/?p=72&slice=0.45&size=200&color=e5534b&labelColor=rebeccapurple")
 
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(f"no browser errors (CSP violations, script errors): {errors[:2]}", not errors)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Renders the example catalogue into docs/images/ with `ring render`, the same bytes the
-# server serves. With --check, changes nothing and fails when a committed image is stale.
+# server serves, and the parameter tables of docs/parameters.md with `ring parameters`, from the
+# contract's one table. With --check, changes nothing and fails when an image or a table is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product ring >/dev/null
@@ -20,8 +21,25 @@ while IFS=$'\t' read -r name query; do
         "$ring" render "$query" > "$target"
     fi
 done < <("$ring" examples)
+# Each `<!-- parameters:GROUP -->` … `<!-- /parameters -->` block is replaced by ring's own.
+tables=$(mktemp)
+"$ring" parameters > "$tables"
+awk -v tables="$tables" '
+    BEGIN { while ((getline line < tables) > 0) { if (line ~ /^<!-- parameters:/) g = line; block[g] = block[g] line "\n" } }
+    /^<!-- parameters:/ { printf "%s", block[$0]; skip = 1; next }
+    skip && /^<!-- \/parameters -->/ { skip = 0; next }
+    !skip { print }
+' docs/parameters.md > "$tables.md"
 if $check; then
-    [ $stale -eq 0 ] && echo "docs/images: all $(ls docs/images/*.svg | wc -l) images match ring render"
+    if ! cmp -s "$tables.md" docs/parameters.md; then
+        echo "stale: the parameter tables in docs/parameters.md (run scripts/render-docs.sh)" >&2
+        diff docs/parameters.md "$tables.md" >&2 || true
+        stale=1
+    fi
+    rm -f "$tables" "$tables.md"
+    [ $stale -eq 0 ] && echo "docs: all $(ls docs/images/*.svg | wc -l) images and the parameter tables match ring"
     exit $stale
 fi
-echo "rendered $(ls docs/images/*.svg | wc -l) images into docs/images/"
+mv "$tables.md" docs/parameters.md
+rm -f "$tables"
+echo "rendered $(ls docs/images/*.svg | wc -l) images into docs/images/ and the parameter tables"

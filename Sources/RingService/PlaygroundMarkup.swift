@@ -51,6 +51,7 @@ enum PlaygroundMarkup {
         input:focus-visible,select:focus-visible,button:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
         [aria-invalid=true]{border-color:var(--error)}
         .error{color:var(--error);font-size:.8rem;min-height:0}
+        input[type=color].none{opacity:.25}
         .error:empty{display:none}
         #stage{display:flex;align-items:center;justify-content:center;min-height:280px;background:var(--stage);border:1px solid var(--line);border-radius:10px;padding:1rem}
         #preview{max-width:100%;height:auto}
@@ -64,37 +65,14 @@ enum PlaygroundMarkup {
 
     static let script = #"""
         "use strict";
-        const fields = [
-          {name: "p", label: "Value", type: "number", def: "", step: "any", required: true, hint: "the value shown"},
-          {name: "min", label: "Min", type: "number", def: "0", step: "any"},
-          {name: "max", label: "Max", type: "number", def: "100", step: "any"},
-          {name: "slice", label: "Gap", type: "range", def: "0", min: "0", max: "0.9", step: "0.01", hint: "fraction left open"},
-          {name: "half", label: "Half gauge", type: "checkbox", def: false},
-          {name: "start", label: "Start angle", type: "number", def: "0", step: "any", hint: "degrees clockwise from 12"},
-          {name: "dir", label: "Direction", type: "select", def: "cw", options: ["cw", "ccw"]},
-          {name: "size", label: "Size", type: "number", def: "120", min: "16", max: "1024", step: "1", hint: "px"},
-          {name: "width", label: "Bar width", type: "number", def: "", step: "any", placeholder: "size/10"},
-          {name: "trackWidth", label: "Track width", type: "number", def: "", step: "any", placeholder: "bar width"},
-          {name: "color", label: "Bar colour", type: "color", def: "", placeholder: "2f81f7"},
-          {name: "gradient", label: "Gradient", type: "text", def: "", placeholder: "22c55e,eab308,ef4444", hint: "2–8 colours, overrides the bar colour"},
-          {name: "track", label: "Track colour", type: "color", def: "", placeholder: "default or none"},
-          {name: "fill", label: "Fill", type: "color", def: "", placeholder: "none"},
-          {name: "bg", label: "Background", type: "color", def: "", placeholder: "none"},
-          {name: "outline", label: "Outline", type: "color", def: "", placeholder: "none"},
-          {name: "cap", label: "Caps", type: "select", def: "round", options: ["round", "butt"]},
-          {name: "decimals", label: "Decimals", type: "select", def: "0", options: ["0", "1", "2", "3"]},
-          {name: "label", label: "Label", type: "text", def: "", placeholder: "auto", hint: "auto, none, or text with {p}", wide: true},
-          {name: "labelColor", label: "Label colour", type: "color", def: "", placeholder: "default"},
-          {name: "theme", label: "Theme", type: "select", def: "auto", options: ["auto", "light", "dark"]},
-          {name: "anim", label: "Animation", type: "number", def: "0", min: "0", max: "10", step: "any", hint: "seconds, 0 = static"},
-          {name: "shadow", label: "Shadow", type: "checkbox", def: false},
-          {name: "title", label: "Title", type: "text", def: "", placeholder: "the percentage", hint: "accessible name", wide: true},
-        ];
+        \#(PlaygroundFields.javaScript)
         const form = document.getElementById("controls");
         const preview = document.getElementById("preview");
         const status = document.getElementById("status");
         const snippets = document.getElementById("snippets");
         const controls = {};
+        const swatches = {};
+        const probe = document.createElement("canvas").getContext("2d");
 
         function element(tag, attributes, text) {
           const node = document.createElement(tag);
@@ -126,6 +104,7 @@ enum PlaygroundMarkup {
             const pair = element("div", {class: "pair"});
             const picker = element("input", {type: "color", "aria-label": "Pick " + field.label.toLowerCase(), tabindex: "0"});
             picker.addEventListener("input", () => { input.value = picker.value.slice(1); update(); });
+            swatches[field.name] = picker;
             pair.append(input, picker);
             box.append(pair);
           } else {
@@ -180,12 +159,40 @@ enum PlaygroundMarkup {
           return params.toString();
         }
 
+        // The swatch shows the colour the ring draws: the field's own, or the scheme's default
+        // when it is empty, and a dimmed swatch when the ring draws nothing there.
+        function cssColor(text) {
+          const hex = text.replace(/^#/, "");
+          if (/^([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/i.test(hex)) {
+            const digits = hex.length <= 4 ? hex.split("").map(c => c + c).join("") : hex;
+            return "#" + digits.slice(0, 6).toLowerCase();
+          }
+          probe.fillStyle = "#010203";
+          probe.fillStyle = text;
+          const parsed = probe.fillStyle;
+          return parsed === "#010203" && text.toLowerCase() !== "#010203" ? null : (parsed.startsWith("#") ? parsed : null);
+        }
+
+        function paintSwatches() {
+          const theme = controls.theme.value;
+          const dark = theme === "dark" || (theme === "auto" && matchMedia("(prefers-color-scheme: dark)").matches);
+          for (const field of fields) {
+            const picker = swatches[field.name];
+            if (!picker) continue;
+            const text = controls[field.name].value.trim();
+            const color = text === "" ? (dark ? field.dark : field.light) : (text === "none" ? null : cssColor(text));
+            picker.classList.toggle("none", color === null);
+            if (color) picker.value = color;
+          }
+        }
+
         function escapeHTML(text) {
           return text.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"})[c]);
         }
 
         let sequence = 0;
         function update() {
+          paintSwatches();
           const q = query();
           const src = "/ring.svg?" + q;
           preview.src = src;

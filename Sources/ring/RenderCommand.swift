@@ -14,7 +14,20 @@ enum RenderCommand {
         stderr, nothing on stdout, and exits 1.
 
         EXAMPLE: ring render 'p=72&slice=0.45' > ring.svg
+
+        PARAMETERS (default in parentheses):
+        \(parameters)
         """
+
+    /// One line a parameter, from the contract's table.
+    private static var parameters: String {
+        let definitions = RingParameter.Definition.all
+        let width = definitions.map(\.name.count).max()! + 2
+        return definitions.map { definition in
+            let name = definition.name.padding(toLength: width, withPad: " ", startingAt: 0)
+            return "  \(name)\(definition.summary): \(definition.values) (\(definition.defaultText))"
+        }.joined(separator: "\n")
+    }
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments == ["--help"] || arguments == ["-h"] {

@@ -17,6 +17,8 @@ case "examples":
     // The catalogue the docs and golden tests use: one "name<TAB>query" line each.
     for example in RingExamples.all { print("\(example.name)\t\(example.query)") }
     status = 0
+case "parameters":
+    status = ParametersCommand.run(Array(arguments.dropFirst()))
 case "healthcheck":
     status = HealthcheckCommand.run(Array(arguments.dropFirst()))
 case "--help", "-h", "help":

@@ -60,9 +60,9 @@ import Testing
     }
 
     @Test func exponentsAreSpelledOut() {
-        #expect(RingSpec.plainDecimal("6.3e-07") == "0.00000063")
-        #expect(RingSpec.plainDecimal("-1e-09") == "-0.000000001")
-        #expect(RingSpec.plainDecimal("72.5") == "72.5")
+        #expect(CanonicalKey.plainDecimal("6.3e-07") == "0.00000063")
+        #expect(CanonicalKey.plainDecimal("-1e-09") == "-0.000000001")
+        #expect(CanonicalKey.plainDecimal("72.5") == "72.5")
     }
 
     @Test func keyListsOnlyNonDefaults() throws {

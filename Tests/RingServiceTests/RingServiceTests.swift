@@ -169,6 +169,20 @@ final class ServiceHarness {
         #expect(try #require(client.readResponse()).status == 501)
     }
 
+    /// The playground's controls come from the parameter table: one per parameter, and each
+    /// colour field's swatch defaults are the colours the ring draws in each scheme.
+    @Test func playgroundHasAControlForEveryParameter() throws {
+        let fields = PlaygroundFields.javaScript
+        for definition in RingParameter.Definition.all {
+            #expect(fields.contains("{name: \"\(definition.name)\","), "\(definition.name) has no control")
+        }
+        #expect(fields.contains("{name: \"color\", label: \"Bar colour\""))
+        #expect(fields.contains("light: \"#2f81f7\", dark: \"#2f81f7\""))
+        #expect(fields.contains("light: \"#e1e4e8\", dark: \"#30363d\""))
+        let page = try ServiceHarness().get("/").text
+        #expect(page.contains(fields))
+    }
+
     /// The page's policy allows exactly its own inline script and style, by digest.
     @Test func playgroundPolicyHashesItsInlineCode() throws {
         let harness = try ServiceHarness()

@@ -74,6 +74,40 @@ import Testing
         #expect(!outcome.stdout.isEmpty)
     }
 
+    /// `ring render --help` is written from the parameter table: every parameter, its values
+    /// and its default.
+    @Test func renderHelpListsEveryParameter() throws {
+        let help = String(decoding: try Self.run(["render", "--help"]).stdout, as: UTF8.self)
+        for definition in RingParameter.Definition.all {
+            let line = help.split(separator: "\n").first { $0.hasPrefix("  \(definition.name) ") }
+            #expect(line?.contains(definition.values) == true, "\(definition.name) missing")
+            #expect(line?.contains("(\(definition.defaultText))") == true, "\(definition.name) default missing")
+        }
+    }
+
+    /// The tables of docs/parameters.md are what `ring parameters` prints from the table;
+    /// `scripts/render-docs.sh` rewrites them.
+    @Test func docsParameterTablesMatchTheTable() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/parameters.md")
+        let page = try String(contentsOf: docs, encoding: .utf8)
+        let generated = String(decoding: try Self.run(["parameters"]).stdout, as: UTF8.self)
+        var blocks: [String] = []
+        var current: [Substring]?
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("<!-- parameters:") { current = [] }
+            current?.append(line)
+            if line == "<!-- /parameters -->", let block = current {
+                blocks.append(block.joined(separator: "\n") + "\n")
+                current = nil
+            }
+        }
+        #expect(blocks.joined() == generated, "docs/parameters.md is stale: run scripts/render-docs.sh")
+        for definition in RingParameter.Definition.all {
+            #expect(generated.contains("| `\(definition.name)` |"), "\(definition.name) missing from the docs")
+        }
+    }
+
     @Test func serveHelpListsEveryFlagWithItsDefault() throws {
         let help = String(decoding: try Self.run(["serve", "--help"]).stdout, as: UTF8.self)
         for flag in [

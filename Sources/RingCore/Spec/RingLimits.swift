@@ -18,4 +18,21 @@ public enum RingLimits {
     public static let percentage: Double = 1e9
     /// Longest number text accepted, in bytes.
     public static let numberLength = 32
+
+    /// `16…1024`: how a range reads in error messages, help and docs.
+    public static func text(_ range: ClosedRange<Int>) -> String {
+        "\(range.lowerBound)…\(range.upperBound)"
+    }
+
+    /// `0…0.9`, numbers without trailing zeros.
+    public static func text(_ range: ClosedRange<Double>) -> String {
+        "\(plain(range.lowerBound))…\(plain(range.upperBound))"
+    }
+
+    /// A number as the messages write it: at most three decimals, no trailing zeros.
+    package static func plain(_ number: Double) -> String {
+        var writer = ByteWriter(capacity: 16)
+        writer.append(number: number, decimals: 3)
+        return writer.text
+    }
 }

@@ -1,25 +1,87 @@
-/// The names of the URL query parameters: the public contract. Any other name is ignored.
+/// The names of the URL query parameters: the public contract, in canonical-key order. Any
+/// other name is ignored.
+///
+/// Each parameter is declared in ``definition``: what it accepts, its default, its help and how
+/// a value enters a ``RingSpec``. Parsing, error texts, `ring render --help`, the playground's
+/// controls and the tables in docs/parameters.md all come from there. How a value is written
+/// into the canonical key is ``writeKey(of:into:)``, an exhaustive switch the compiler holds
+/// to every case.
 public enum RingParameter: String, Sendable, CaseIterable {
     case p, min, max, slice, half, start, dir, size, width, trackWidth, color, gradient, track
     case fill, bg, outline, cap, label, labelColor, decimals, theme, anim, shadow, title
 
-    /// The parameter with exactly this (case-sensitive) name, compared as bytes: the parser
-    /// meets every name of every query, so this avoids building a `String` for each.
-    init?(name: UnsafeBufferPointer<UInt8>) {
-        for (index, candidate) in Self.names.enumerated() where candidate.count == name.count {
-            if candidate.elementsEqual(name) {
-                self = Self.ordered[index]
-                return
-            }
+    /// Every case in order, built once (`allCases` builds a new array at each use).
+    static let ordered: [RingParameter] = allCases
+
+    /// This parameter's declaration.
+    public var definition: Definition {
+        Definition.all.first { $0.parameter == self }!
+    }
+
+    /// The docs section a parameter is described in, in page order.
+    public enum Group: String, Sendable, CaseIterable {
+        case value, shape, size, colour, text, effects
+    }
+
+    /// What a parameter accepts, for help texts, the docs and the playground's controls.
+    public enum Kind: Sendable, Equatable {
+        /// A plain decimal, within `range` when one is given.
+        case decimal(range: ClosedRange<Double>?)
+        case integer(range: ClosedRange<Int>)
+        /// `1/0`, `true/false`, `yes/no`, `on/off`; a bare name is true.
+        case boolean
+        case keyword([String])
+        /// A colour; `light` and `dark` are what the ring draws in each scheme when none is
+        /// given (nil: nothing).
+        case color(light: RingColor?, dark: RingColor?, allowsNone: Bool)
+        /// A comma-separated list of colours, as many as `count` allows.
+        case colors(count: ClosedRange<Int>)
+        /// Text of at most `limit` Unicode scalars.
+        case text(limit: Int)
+    }
+
+    /// One parameter, declared once. A class, so walking the table moves references, not
+    /// copies of its strings and closures.
+    public final class Definition: Sendable {
+        public let parameter: RingParameter
+        public let group: Group
+        /// A short human name, as a form label: `Bar colour`.
+        public let title: String
+        /// What it does, in a few words: `bar colour along the arc`.
+        public let summary: String
+        public let kind: Kind
+        /// The values it takes, as the docs and the help show them.
+        public let values: String
+        /// What applies when it is absent: `120`, `size/10`, `required`.
+        public let defaultText: String
+        /// The value that spells the default out, when one does: `120` for `size`, nil for
+        /// `width` (whose default follows `size`).
+        public let defaultValue: String?
+        /// A valid value other than the default, for docs and tests.
+        public let example: String
+        /// Sets the field from a value; nil for a bare name without `=`.
+        let parse: @Sendable (inout RingSpec, String?) throws(RingSpecError) -> Void
+
+        public var name: String { parameter.rawValue }
+        /// The name's bytes, for matching query bytes without building a `String`.
+        let nameBytes: [UInt8]
+
+        init(
+            _ parameter: RingParameter, _ group: Group, title: String, summary: String, kind: Kind, values: String,
+            default defaultText: String, literal defaultValue: String?, example: String,
+            parse: @escaping @Sendable (inout RingSpec, String?) throws(RingSpecError) -> Void
+        ) {
+            self.parameter = parameter
+            self.group = group
+            self.title = title
+            self.summary = summary
+            self.kind = kind
+            self.values = values
+            self.defaultText = defaultText
+            self.defaultValue = defaultValue
+            self.example = example
+            self.parse = parse
+            self.nameBytes = Array(parameter.rawValue.utf8)
         }
-        return nil
     }
-
-    /// Position in the contract's order (0…23), for bit sets.
-    var index: UInt32 {
-        UInt32(Self.ordered.firstIndex(of: self)!)
-    }
-
-    private static let ordered: [RingParameter] = allCases
-    private static let names: [[UInt8]] = allCases.map { Array($0.rawValue.utf8) }
 }

@@ -1,0 +1,184 @@
+/// The grammars of query values: each turns a decoded value into a typed one or throws an
+/// error naming the parameter, the value and what would have been accepted.
+enum QueryValue {
+    /// A plain decimal: optional sign, digits, optional fraction. No exponent, hex, NaN or Infinity.
+    ///
+    /// Up to 15 significant digits the value is the integer of its digits divided by a power of
+    /// ten, both exact in a `Double`, so the one division is correctly rounded, as `strtod` would
+    /// be, at a fraction of its cost. Longer numbers go to the standard library.
+    static func decimal(_ text: String, _ name: String) throws(RingSpecError) -> Double {
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var digits = 0
+        var dots = 0
+        var negative = false
+        var valid = !text.utf8.isEmpty && text.utf8.count <= RingLimits.numberLength
+        for (offset, byte) in text.utf8.enumerated() where valid {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                digits += 1
+                if dots == 1 { fractionDigits += 1 }
+                if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                if significant <= 15 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) }
+            case UInt8(ascii: "."): dots += 1
+            case UInt8(ascii: "-"):
+                valid = offset == 0
+                negative = true
+            case UInt8(ascii: "+"): valid = offset == 0
+            default: valid = false
+            }
+        }
+        guard valid, digits > 0, dots <= 1 else {
+            throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
+        }
+        let number: Double
+        if significant <= 15, fractionDigits <= 22 {
+            let magnitude = Double(mantissa) / exactPowersOfTen[fractionDigits]
+            number = negative ? -magnitude : magnitude
+        } else if let parsed = Double(text) {
+            number = parsed
+        } else {
+            throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
+        }
+        guard number.magnitude <= RingLimits.magnitude, number == 0 || number.magnitude >= RingLimits.smallestMagnitude
+        else {
+            throw .outOfRange(parameter: name, value: text, range: "0 or 1e-9…1e12 in magnitude")
+        }
+        return number + 0  // + 0 turns -0 into 0
+    }
+
+    /// A decimal within `range`.
+    static func decimal(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(RingSpecError) -> Double {
+        let number = try decimal(text, name)
+        guard range.contains(number) else {
+            throw .outOfRange(parameter: name, value: text, range: RingLimits.text(range))
+        }
+        return number
+    }
+
+    /// A positive decimal; its upper bound depends on `size` and is checked by `validate()`.
+    static func positive(_ text: String, _ name: String) throws(RingSpecError) -> Double {
+        let number = try decimal(text, name)
+        guard number > 0 else { throw .outOfRange(parameter: name, value: text, range: "> 0 and ≤ size/3") }
+        return number
+    }
+
+    /// Plain digits, at most 9 of them, within `range`.
+    static func integer(_ text: String, _ name: String, in range: ClosedRange<Int>) throws(RingSpecError) -> Int {
+        guard !text.isEmpty, text.utf8.count <= 9, text.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
+            let number = Int(text)
+        else {
+            throw .invalid(parameter: name, value: text, expected: "a whole number")
+        }
+        guard range.contains(number) else {
+            throw .outOfRange(parameter: name, value: text, range: RingLimits.text(range))
+        }
+        return number
+    }
+
+    /// A boolean; a bare name (`value` nil) is true.
+    static func boolean(_ value: String?, _ name: String) throws(RingSpecError) -> Bool {
+        guard let value else { return true }
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw .invalid(parameter: name, value: value, expected: "a boolean (1/0, true/false, yes/no, on/off)")
+        }
+    }
+
+    static func keyword<K: RawRepresentable & CaseIterable>(_ text: String, _ name: String)
+        throws(RingSpecError) -> K
+    where K.RawValue == String {
+        guard let value = K(rawValue: text) else {
+            throw .invalid(parameter: name, value: text, expected: "one of \(keywords(K.self).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// The keywords of an enum, in declaration order.
+    static func keywords<K: RawRepresentable & CaseIterable>(_: K.Type) -> [String] where K.RawValue == String {
+        K.allCases.map(\.rawValue)
+    }
+
+    static func color(_ text: String, _ name: String) throws(RingSpecError) -> RingColor {
+        guard let color = RingColor(parsing: text) else {
+            throw .invalid(
+                parameter: name, value: text, expected: "a colour (#rgb, #rgba, #rrggbb, #rrggbbaa or a CSS name)")
+        }
+        return color
+    }
+
+    /// A colour, or nil for `none`.
+    static func optionalColor(_ text: String, _ name: String) throws(RingSpecError) -> RingColor? {
+        text == "none" ? nil : try color(text, name)
+    }
+
+    /// `count` comma-separated colours.
+    static func colors(_ text: String, _ name: String, count: ClosedRange<Int>) throws(RingSpecError) -> [RingColor] {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard count.contains(parts.count) else {
+            throw .invalid(
+                parameter: name, value: text,
+                expected: "\(count.lowerBound) to \(count.upperBound) comma-separated colours")
+        }
+        var colors: [RingColor] = []
+        colors.reserveCapacity(parts.count)
+        for part in parts { colors.append(try color(String(part), name)) }
+        return colors
+    }
+
+    /// Text of at most `limit` scalars, none of them forbidden.
+    static func text(_ text: String, _ name: String, limit: Int) throws(RingSpecError) -> String {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            guard count <= limit else {
+                throw .invalid(parameter: name, value: text, expected: "text of at most \(limit) characters")
+            }
+            guard !TextRules.isForbidden(scalar) else {
+                throw .invalid(
+                    parameter: name, value: text, expected: "text without control or bidi-override characters")
+            }
+        }
+        return text
+    }
+
+    /// 10^0 … 10^22: every one exact in a `Double`.
+    private static let exactPowersOfTen: [Double] = (0...22).map { exponent in
+        (0..<exponent).reduce(1.0) { value, _ in value * 10 }
+    }
+
+    /// Percent-decodes (`+` is a space) into UTF-8 text; nil for a broken escape or invalid UTF-8.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var plainASCII = true
+        for byte in bytes where byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+") || byte >= 0x80 {
+            plainASCII = false
+            break
+        }
+        if plainASCII {
+            return String(decoding: bytes, as: UTF8.self)  // ASCII is valid UTF-8: skip validation
+        }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "+") {
+                decoded.append(UInt8(ascii: " "))
+            } else if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = RingColor.hexValue(bytes[index + 1]),
+                    let low = RingColor.hexValue(bytes[index + 2])
+                else {
+                    return nil
+                }
+                decoded.append(high << 4 | low)
+                index += 2
+            } else {
+                decoded.append(byte)
+            }
+            index += 1
+        }
+        return String(validating: decoded, as: UTF8.self)
+    }
+}

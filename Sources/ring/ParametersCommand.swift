@@ -1,0 +1,28 @@
+import RingCore
+
+/// `ring parameters`: the parameter reference as Markdown tables, one per docs section, each
+/// between `<!-- parameters:GROUP -->` and `<!-- /parameters -->`. `scripts/render-docs.sh`
+/// writes them into docs/parameters.md, and a test fails when the docs differ, so the page
+/// always says what the contract's table says.
+enum ParametersCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        guard arguments.isEmpty else { Usage.fail("parameters takes no arguments", usage: Usage.main) }
+        print(markdown, terminator: "")
+        return 0
+    }
+
+    static var markdown: String {
+        var text = ""
+        for group in RingParameter.Group.allCases {
+            text += "<!-- parameters:\(group.rawValue) -->\n| name | meaning | values | default |\n|---|---|---|---|\n"
+            for definition in RingParameter.Definition.all where definition.group == group {
+                let cells = [
+                    "`\(definition.name)`", definition.summary, definition.values, definition.defaultText,
+                ].map { $0.replacing("|", with: "\\|") }
+                text += "| " + cells.joined(separator: " | ") + " |\n"
+            }
+            text += "<!-- /parameters -->\n"
+        }
+        return text
+    }
+}

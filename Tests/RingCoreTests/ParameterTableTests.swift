@@ -1,0 +1,96 @@
+import Testing
+
+@testable import RingCore
+
+/// The parameter table is the contract's one declaration: these fail when a parameter is
+/// missing from it, from the canonical key, or when its declared texts lie.
+@Suite struct ParameterTableTests {
+    static let definitions = RingParameter.Definition.all
+
+    @Test func declaresEveryParameterOnceInContractOrder() {
+        #expect(Self.definitions.map(\.parameter) == RingParameter.allCases)
+        #expect(Set(Self.definitions.map(\.name)).count == Self.definitions.count)
+        #expect(
+            RingParameter.Definition.names.map { String(decoding: $0, as: UTF8.self) } == Self.definitions.map(\.name))
+    }
+
+    /// A parameter left out of the canonical key would let two rings share a cache entry.
+    @Test(arguments: RingParameter.allCases)
+    func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
+        let definition = parameter.definition
+        let base = "p=72"
+        let query =
+            parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
+        let spec = try RingSpec(query: query)
+        #expect(spec.canonicalKey != (try RingSpec(query: base)).canonicalKey, "\(query)")
+        #expect(spec.canonicalKey.contains("\(definition.name)="), "\(spec.canonicalKey)")
+        #expect(try RingSpec(query: spec.canonicalKey) == spec)
+    }
+
+    /// The literal default, where there is one, is the default: it changes neither the spec nor the key.
+    @Test(arguments: RingParameter.allCases)
+    func literalDefaultIsTheDefault(parameter: RingParameter) throws {
+        guard let value = parameter.definition.defaultValue else { return }
+        let spelled = try RingSpec(query: "p=72&\(parameter.rawValue)=\(value)")
+        #expect(spelled.canonicalKey == (try RingSpec(query: "p=72")).canonicalKey, "\(parameter)=\(value)")
+    }
+
+    @Test(arguments: RingParameter.allCases)
+    func aSecondOccurrenceIsADuplicate(parameter: RingParameter) {
+        let value = encode(parameter.definition.example)
+        let query = "p=72&\(parameter.rawValue)=\(value)&\(parameter.rawValue)=\(value)"
+        #expect(throws: RingSpecError.duplicate(parameter: parameter.rawValue)) { try RingSpec(query: query) }
+    }
+
+    /// With every parameter given, a repeated one is still found (one flag per parameter).
+    @Test func aDuplicateAmongEveryParameterIsFound() {
+        let all = Self.definitions.filter { $0.parameter != .half && $0.parameter != .gradient }
+            .map { "\($0.name)=\(encode($0.example))" }
+        let last = all.last!
+        #expect(throws: RingSpecError.duplicate(parameter: String(last.prefix { $0 != "=" }))) {
+            try RingSpec(query: (all + [last]).joined(separator: "&"))
+        }
+    }
+
+    /// Declared ranges are the ones the parser enforces, in the same words as its errors.
+    @Test(arguments: RingParameter.allCases)
+    func declaredRangesAreEnforced(parameter: RingParameter) throws {
+        let definition = parameter.definition
+        switch definition.kind {
+        case .decimal(let range?):
+            let above = RingLimits.plain(range.upperBound + 1)
+            let error = try #require(failure("p=72&\(definition.name)=\(above)"))
+            #expect(error.description.contains(RingLimits.text(range)), "\(error)")
+            #expect(definition.values.contains(RingLimits.text(range)))
+        case .integer(let range):
+            let error = try #require(failure("p=72&\(definition.name)=\(range.upperBound + 1)"))
+            #expect(error.description.contains(RingLimits.text(range)), "\(error)")
+            #expect(definition.values.contains(RingLimits.text(range)))
+        case .keyword(let words):
+            for word in words { #expect(failure("p=72&\(definition.name)=\(word)") == nil) }
+            let error = try #require(failure("p=72&\(definition.name)=nope"))
+            #expect(error.description.contains(words.joined(separator: ", ")))
+        case .colors(let count):
+            let many = Array(repeating: "red", count: count.upperBound + 1).joined(separator: ",")
+            #expect(failure("p=72&\(definition.name)=\(many)")?.parameter == definition.name)
+        case .text(let limit):
+            let long = String(repeating: "x", count: limit + 1)
+            #expect(failure("p=72&\(definition.name)=\(long)")?.description.contains("at most \(limit)") == true)
+        case .decimal(nil), .boolean, .color:
+            #expect(failure("p=72&\(definition.name)=%3Cx%3E")?.parameter == definition.name)
+        }
+    }
+
+    private func failure(_ query: String) -> RingSpecError? {
+        do {
+            _ = try RingSpec(query: query)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private func encode(_ value: String) -> String {
+        value.replacing("{", with: "%7B").replacing("}", with: "%7D").replacing(" ", with: "+")
+    }
+}
