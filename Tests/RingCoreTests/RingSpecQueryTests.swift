@@ -206,10 +206,10 @@ import Testing
         let ring = try spec("p=150")
         #expect(ring.fraction == 1)
         #expect(ring.percentage == 150)
-        #expect(RingRenderer.percentageText(ring) == "150%")
-        #expect(RingRenderer.percentageText(try spec("p=-5")) == "-5%")
-        #expect(RingRenderer.percentageText(try spec("p=72.456&decimals=2")) == "72.46%")
-        #expect(RingRenderer.percentageText(try spec("p=72&decimals=3")) == "72.000%")
-        #expect(RingRenderer.percentageText(try spec("p=3&max=4")) == "75%")
+        #expect(RingScene.percentageText(ring) == "150%")
+        #expect(RingScene.percentageText(try spec("p=-5")) == "-5%")
+        #expect(RingScene.percentageText(try spec("p=72.456&decimals=2")) == "72.46%")
+        #expect(RingScene.percentageText(try spec("p=72&decimals=3")) == "72.000%")
+        #expect(RingScene.percentageText(try spec("p=3&max=4")) == "75%")
     }
 }

@@ -1,177 +1,115 @@
 extension RingParameter.Definition {
     /// Every parameter of the contract, in ``RingParameter`` order, which is also the order of
     /// the canonical key. Adding a parameter means a case, an entry here, a `RingSpec` field,
-    /// a case in ``RingParameter/writeKey(of:into:)``, its effect on the scene and a golden
-    /// example; the compiler asks for the key's case, and `ParameterTableTests` fails until the
-    /// entry, the canonical key, the playground and the docs all know it.
+    /// its cases in `assign` and ``RingParameter/writeKey(of:into:)``, its effect on the scene
+    /// and a golden example; the compiler asks for both cases, and `ParameterTableTests` fails
+    /// until the entry, the canonical key, the playground and the docs all know it.
     public static let all: [RingParameter.Definition] = [
         .init(
             .p, .value, title: "Value", summary: "the value", kind: .decimal(range: nil),
-            values: "decimal, |p| ≤ 1e12", default: "required", literal: nil, example: "50",
-            parse: { spec, value throws(RingSpecError) in spec.value = try QueryValue.decimal(value ?? "", "p") }),
+            values: "decimal, |p| ≤ 1e12", default: "required", literal: nil, example: "50"),
         .init(
             .min, .value, title: "Min", summary: "the value at an empty ring", kind: .decimal(range: nil),
-            values: "decimal, below max", default: "0", literal: "0", example: "-10",
-            parse: { spec, value throws(RingSpecError) in spec.minimum = try QueryValue.decimal(value ?? "", "min") }),
+            values: "decimal, below max", default: "0", literal: "0", example: "-10"),
         .init(
             .max, .value, title: "Max", summary: "the value at a full ring", kind: .decimal(range: nil),
-            values: "decimal, above min", default: "100", literal: "100", example: "250",
-            parse: { spec, value throws(RingSpecError) in spec.maximum = try QueryValue.decimal(value ?? "", "max") }),
+            values: "decimal, above min", default: "100", literal: "100", example: "250"),
         .init(
             .slice, .shape, title: "Gap", summary: "fraction of the circle left open, centred opposite start",
             kind: .decimal(range: RingLimits.slice), values: RingLimits.text(RingLimits.slice), default: "0",
             literal: "0",
-            example: "0.25",
-            parse: { spec, value throws(RingSpecError) in
-                spec.slice = try QueryValue.decimal(value ?? "", "slice", in: RingLimits.slice)
-            }),
+            example: "0.25"),
         .init(
             .half, .shape, title: "Half gauge",
             summary: "semicircle gauge from 9 over 12 to 3 o'clock, cropped to the upper half", kind: .boolean,
-            values: "boolean", default: "false", literal: "0", example: "1",
-            parse: { spec, value throws(RingSpecError) in spec.half = try QueryValue.boolean(value, "half") }),
+            values: "boolean", default: "false", literal: "0", example: "1"),
         .init(
             .start, .shape, title: "Start angle", summary: "rotation in degrees, clockwise from 12 o'clock",
-            kind: .decimal(range: nil), values: "decimal", default: "0", literal: "0", example: "90",
-            parse: { spec, value throws(RingSpecError) in
-                let degrees = try QueryValue.decimal(value ?? "", "start").truncatingRemainder(dividingBy: 360)
-                spec.start = degrees < 0 ? degrees + 360 : degrees + 0  // + 0 turns -0 into 0
-            }),
+            kind: .decimal(range: nil), values: "decimal", default: "0", literal: "0", example: "90"),
         .init(
             .dir, .shape, title: "Direction", summary: "direction the bar grows",
             kind: .keyword(QueryValue.keywords(RingSpec.Direction.self)), values: "cw, ccw", default: "cw",
             literal: "cw",
-            example: "ccw",
-            parse: { spec, value throws(RingSpecError) in spec.direction = try QueryValue.keyword(value ?? "", "dir") }),
+            example: "ccw"),
         .init(
             .size, .size, title: "Size", summary: "image width (and height, unless half) in px",
             kind: .integer(range: RingLimits.size), values: "whole number \(RingLimits.text(RingLimits.size))",
-            default: "120", literal: "120", example: "200",
-            parse: { spec, value throws(RingSpecError) in
-                spec.size = try QueryValue.integer(value ?? "", "size", in: RingLimits.size)
-            }),
+            default: "120", literal: "120", example: "200"),
         .init(
             .width, .size, title: "Bar width", summary: "bar thickness in px", kind: .decimal(range: nil),
-            values: "> 0 and ≤ size/3", default: "size/10", literal: nil, example: "20",
-            parse: { spec, value throws(RingSpecError) in spec.width = try QueryValue.positive(value ?? "", "width") }),
+            values: "> 0 and ≤ size/3", default: "size/10", literal: nil, example: "20"),
         .init(
             .trackWidth, .size, title: "Track width", summary: "track thickness in px", kind: .decimal(range: nil),
-            values: "> 0 and ≤ size/3", default: "width", literal: nil, example: "6",
-            parse: { spec, value throws(RingSpecError) in
-                spec.trackWidth = try QueryValue.positive(value ?? "", "trackWidth")
-            }),
+            values: "> 0 and ≤ size/3", default: "width", literal: nil, example: "6"),
         .init(
             .color, .colour, title: "Bar colour", summary: "bar colour",
             kind: .color(light: DefaultColors.bar, dark: DefaultColors.bar, allowsNone: false), values: "colour",
             default: "#2f81f7", literal: nil,
-            example: "e5534b",
-            parse: { spec, value throws(RingSpecError) in spec.color = try QueryValue.color(value ?? "", "color") }),
+            example: "e5534b"),
         .init(
             .gradient, .colour, title: "Gradient",
             summary: "bar colour along the arc, from the first colour to the last; overrides color",
             kind: .colors(count: RingLimits.gradientColors),
             values: "\(RingLimits.text(RingLimits.gradientColors)) "
                 + "comma-separated colours",
-            default: "none", literal: nil, example: "22c55e,ef4444",
-            parse: { spec, value throws(RingSpecError) in
-                spec.gradient = try QueryValue.colors(value ?? "", "gradient", count: RingLimits.gradientColors)
-            }),
+            default: "none", literal: nil, example: "22c55e,ef4444"),
         .init(
             .track, .colour, title: "Track colour", summary: "track (remaining part) colour",
             kind: .color(light: DefaultColors.lightTrack, dark: DefaultColors.darkTrack, allowsNone: true),
             values: "colour or none",
-            default: "#e1e4e8, dark scheme #30363d", literal: nil, example: "none",
-            parse: { spec, value throws(RingSpecError) in
-                let text = value ?? ""
-                spec.track = text == "none" ? .none : .color(try QueryValue.color(text, "track"))
-            }),
+            default: "#e1e4e8, dark scheme #30363d", literal: nil, example: "none"),
         .init(
             .fill, .colour, title: "Fill", summary: "disc inside the ring",
             kind: .color(light: nil, dark: nil, allowsNone: true), values: "colour or none", default: "none",
             literal: "none",
-            example: "eef6ff",
-            parse: { spec, value throws(RingSpecError) in spec.fill = try QueryValue.optionalColor(value ?? "", "fill")
-            }),
+            example: "eef6ff"),
         .init(
             .bg, .colour, title: "Background", summary: "background of the whole image",
             kind: .color(light: nil, dark: nil, allowsNone: true), values: "colour or none", default: "none",
             literal: "none",
-            example: "0d1117",
-            parse: { spec, value throws(RingSpecError) in
-                spec.background = try QueryValue.optionalColor(value ?? "", "bg")
-            }),
+            example: "0d1117"),
         .init(
             .outline, .colour, title: "Outline", summary: "thin rings along the outer and inner edge of the track",
             kind: .color(light: nil, dark: nil, allowsNone: true), values: "colour or none", default: "none",
             literal: "none",
-            example: "8b949e",
-            parse: { spec, value throws(RingSpecError) in
-                spec.outline = try QueryValue.optionalColor(value ?? "", "outline")
-            }),
+            example: "8b949e"),
         .init(
             .cap, .shape, title: "Caps", summary: "bar ends", kind: .keyword(QueryValue.keywords(RingSpec.Cap.self)),
-            values: "round, butt", default: "round", literal: "round", example: "butt",
-            parse: { spec, value throws(RingSpecError) in spec.cap = try QueryValue.keyword(value ?? "", "cap") }),
+            values: "round, butt", default: "round", literal: "round", example: "butt"),
         .init(
             .label, .text, title: "Label", summary: "centre text",
             kind: .text(limit: RingLimits.labelScalars),
             values: "auto (the percentage), none, or text of at most \(RingLimits.labelScalars) characters "
                 + "in which {p} stands for the percentage",
-            default: "auto", literal: "auto", example: "{p} done",
-            parse: { spec, value throws(RingSpecError) in
-                switch value ?? "" {
-                case "auto": spec.label = .auto
-                case "none": spec.label = .none
-                case "":
-                    throw .invalid(parameter: "label", value: "", expected: "auto, none or text")
-                case let text:
-                    spec.label = .text(try QueryValue.text(text, "label", limit: RingLimits.labelScalars))
-                }
-            }),
+            default: "auto", literal: "auto", example: "{p} done"),
         .init(
             .labelColor, .colour, title: "Label colour", summary: "label colour",
             kind: .color(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, allowsNone: false),
             values: "colour",
-            default: "#24292f, dark scheme #e6edf3", literal: nil, example: "cf222e",
-            parse: { spec, value throws(RingSpecError) in
-                spec.labelColor = try QueryValue.color(value ?? "", "labelColor")
-            }),
+            default: "#24292f, dark scheme #e6edf3", literal: nil, example: "cf222e"),
         .init(
             .decimals, .value, title: "Decimals", summary: "digits after the point in the percentage",
             kind: .integer(range: RingLimits.decimals), values: RingLimits.text(RingLimits.decimals), default: "0",
             literal: "0",
-            example: "2",
-            parse: { spec, value throws(RingSpecError) in
-                spec.decimals = try QueryValue.integer(value ?? "", "decimals", in: RingLimits.decimals)
-            }),
+            example: "2"),
         .init(
             .theme, .effects, title: "Theme", summary: "colour scheme",
             kind: .keyword(QueryValue.keywords(RingSpec.Theme.self)), values: "light, dark, auto", default: "auto",
             literal: "auto",
-            example: "dark",
-            parse: { spec, value throws(RingSpecError) in spec.theme = try QueryValue.keyword(value ?? "", "theme") }),
+            example: "dark"),
         .init(
             .anim, .effects, title: "Animation", summary: "seconds of a fill-in animation when the image loads",
             kind: .decimal(range: RingLimits.animation),
             values: "\(RingLimits.text(RingLimits.animation)) (0 is static)", default: "0", literal: "0",
-            example: "1.5",
-            parse: { spec, value throws(RingSpecError) in
-                spec.animation = try QueryValue.decimal(value ?? "", "anim", in: RingLimits.animation)
-            }),
+            example: "1.5"),
         .init(
             .shadow, .effects, title: "Shadow", summary: "soft drop shadow under the bar", kind: .boolean,
-            values: "boolean", default: "false", literal: "0", example: "1",
-            parse: { spec, value throws(RingSpecError) in spec.shadow = try QueryValue.boolean(value, "shadow") }),
+            values: "boolean", default: "false", literal: "0", example: "1"),
         .init(
             .title, .text, title: "Title", summary: "accessible name (<title> and aria-label)",
             kind: .text(limit: RingLimits.titleScalars),
             values: "text of at most \(RingLimits.titleScalars) characters", default: "the percentage", literal: nil,
-            example: "Coverage",
-            parse: { spec, value throws(RingSpecError) in
-                let text = value ?? ""
-                guard !text.isEmpty else { throw .invalid(parameter: "title", value: text, expected: "non-empty text") }
-                spec.title = try QueryValue.text(text, "title", limit: RingLimits.titleScalars)
-            }),
+            example: "Coverage"),
     ]
 
     /// Each parameter's name bytes, by position: the parser matches every name of every query

@@ -5,21 +5,17 @@ extension RingSpec {
     /// parameter given twice is an error: the ring it means would be ambiguous.
     public init(query: String) throws(RingSpecError) {
         var query = query
-        let definitions = RingParameter.Definition.all
-        let parsed = query.withUTF8 { bytes -> Result<RingSpec, RingSpecError> in
-            // One flag a parameter, on the stack: duplicates are found however many there are.
-            withUnsafeTemporaryAllocation(of: Bool.self, capacity: definitions.count) { seen in
-                seen.initialize(repeating: false)
-                var parser = QueryParser(definitions: definitions, seen: seen)
-                do throws(RingSpecError) {
-                    try parser.parse(bytes)
-                    return .success(parser.spec)
-                } catch {
-                    return .failure(error)
-                }
+        var parser = QueryParser()
+        let failure = query.withUTF8 { bytes -> RingSpecError? in
+            do throws(RingSpecError) {
+                try parser.parse(bytes)
+                return nil
+            } catch {
+                return error
             }
         }
-        self = try parsed.get()
+        if let failure { throw failure }
+        self = parser.spec
     }
 
     /// Checks the cross-parameter rules for a spec built in code (the parser already applies them).
@@ -86,21 +82,15 @@ extension RingSpec {
 
 }
 
-/// Splits a query into pairs, percent-decodes them and fills a `RingSpec` through each
-/// parameter's definition.
+/// Splits a query into pairs, percent-decodes them and fills a `RingSpec`.
 ///
 /// Works on the raw bytes of the query; a pair's value becomes a `String` only after it is
 /// known to belong to a parameter of the contract.
 private struct QueryParser {
-    let definitions: [RingParameter.Definition]
-    /// Which parameters were seen, by position in `definitions`.
-    let seen: UnsafeMutableBufferPointer<Bool>
+    /// Which parameters were seen, by position in ``RingParameter/ordered``: one flag each,
+    /// as many as there are parameters.
+    private var seen = ParameterSet()
     private(set) var spec = RingSpec(value: 0)
-
-    init(definitions: [RingParameter.Definition], seen: UnsafeMutableBufferPointer<Bool>) {
-        self.definitions = definitions
-        self.seen = seen
-    }
 
     /// Fills ``spec`` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -125,7 +115,7 @@ private struct QueryParser {
     }
 
     private func wasSeen(_ parameter: RingParameter) -> Bool {
-        seen[RingParameter.ordered.firstIndex(of: parameter)!]
+        seen.contains(RingParameter.ordered.firstIndex(of: parameter)!)
     }
 
     private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -141,19 +131,109 @@ private struct QueryParser {
         guard let position else {
             return  // not ours: cache-busters and unknown parameters never change the ring
         }
-        let definition = definitions[position]
-        guard !seen[position] else { throw .duplicate(parameter: definition.name) }
-        seen[position] = true
+        let parameter = RingParameter.ordered[position]
+        guard seen.insert(position) else { throw .duplicate(parameter: parameter.rawValue) }
         guard let equals else {
-            try definition.parse(&spec, nil)
+            try parameter.assign(nil, to: &spec)
             return
         }
         let rawValue = UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])
         guard let value = QueryValue.decode(rawValue) else {
             throw .invalid(
-                parameter: definition.name, value: String(decoding: rawValue, as: UTF8.self),
+                parameter: parameter.rawValue, value: String(decoding: rawValue, as: UTF8.self),
                 expected: "valid percent-encoded UTF-8")
         }
-        try definition.parse(&spec, value)
+        try parameter.assign(value, to: &spec)
+    }
+}
+/// A set of parameter positions: one bit each in as many 64-bit words as the contract needs,
+/// held inline so parsing allocates nothing. `ParameterTableTests` checks the words suffice.
+struct ParameterSet {
+    static let capacity = 128
+    private var words: (UInt64, UInt64) = (0, 0)
+
+    /// Adds `position`; false when it was there already.
+    mutating func insert(_ position: Int) -> Bool {
+        precondition(position < Self.capacity, "ParameterSet holds \(Self.capacity) parameters")
+        let bit = UInt64(1) << UInt64(position & 63)
+        if position < 64 {
+            defer { words.0 |= bit }
+            return words.0 & bit == 0
+        }
+        defer { words.1 |= bit }
+        return words.1 & bit == 0
+    }
+
+    func contains(_ position: Int) -> Bool {
+        (position < 64 ? words.0 : words.1) & UInt64(1) << UInt64(position & 63) != 0
+    }
+}
+
+extension RingParameter {
+    /// Sets this parameter's field of `spec` from its decoded value, nil for a bare name
+    /// without `=`. An exhaustive switch, so the compiler asks for every parameter's rule;
+    /// `ParameterTableTests` checks each against the table's declared values and ranges.
+    func assign(_ value: String?, to spec: inout RingSpec) throws(RingSpecError) {
+        switch self {
+        case .p:
+            spec.value = try QueryValue.decimal(value ?? "", "p")
+        case .min:
+            spec.minimum = try QueryValue.decimal(value ?? "", "min")
+        case .max:
+            spec.maximum = try QueryValue.decimal(value ?? "", "max")
+        case .slice:
+            spec.slice = try QueryValue.decimal(value ?? "", "slice", in: RingLimits.slice)
+        case .half:
+            spec.half = try QueryValue.boolean(value, "half")
+        case .start:
+            let degrees = try QueryValue.decimal(value ?? "", "start").truncatingRemainder(dividingBy: 360)
+            spec.start = degrees < 0 ? degrees + 360 : degrees + 0  // + 0 turns -0 into 0
+        case .dir:
+            spec.direction = try QueryValue.keyword(value ?? "", "dir")
+        case .size:
+            spec.size = try QueryValue.integer(value ?? "", "size", in: RingLimits.size)
+        case .width:
+            spec.width = try QueryValue.positive(value ?? "", "width")
+        case .trackWidth:
+            spec.trackWidth = try QueryValue.positive(value ?? "", "trackWidth")
+        case .color:
+            spec.color = try QueryValue.color(value ?? "", "color")
+        case .gradient:
+            spec.gradient = try QueryValue.colors(value ?? "", "gradient", count: RingLimits.gradientColors)
+        case .track:
+            let text = value ?? ""
+            spec.track = text == "none" ? .none : .color(try QueryValue.color(text, "track"))
+        case .fill:
+            spec.fill = try QueryValue.optionalColor(value ?? "", "fill")
+        case .bg:
+            spec.background = try QueryValue.optionalColor(value ?? "", "bg")
+        case .outline:
+            spec.outline = try QueryValue.optionalColor(value ?? "", "outline")
+        case .cap:
+            spec.cap = try QueryValue.keyword(value ?? "", "cap")
+        case .label:
+            switch value ?? "" {
+            case "auto": spec.label = .auto
+            case "none": spec.label = .none
+            case "":
+                throw .invalid(parameter: "label", value: "", expected: "auto, none or text")
+            case let text:
+                spec.label = .text(try QueryValue.text(text, "label", limit: RingLimits.labelScalars))
+            }
+        case .labelColor:
+            spec.labelColor = try QueryValue.color(value ?? "", "labelColor")
+        case .decimals:
+            spec.decimals = try QueryValue.integer(value ?? "", "decimals", in: RingLimits.decimals)
+        case .theme:
+            spec.theme = try QueryValue.keyword(value ?? "", "theme")
+        case .anim:
+            spec.animation = try QueryValue.decimal(value ?? "", "anim", in: RingLimits.animation)
+        case .shadow:
+            spec.shadow = try QueryValue.boolean(value, "shadow")
+        case .title:
+            let text = value ?? ""
+            guard !text.isEmpty else { throw .invalid(parameter: "title", value: text, expected: "non-empty text") }
+            spec.title = try QueryValue.text(text, "title", limit: RingLimits.titleScalars)
+        }
     }
 }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where everything of a ring goes, in image pixels. Angles are degrees clockwise from
 /// 12 o'clock; a sweep is positive clockwise and negative counter-clockwise.
 ///
@@ -95,12 +93,5 @@ public struct RingGeometry: Sendable, Equatable {
             labelBaseline = centerY + 0.36 * fontSize
             height = size
         }
-    }
-
-    /// The point on the centre line at `degrees` clockwise from 12 o'clock.
-    public func point(at degrees: Double, radius: Double? = nil) -> (x: Double, y: Double) {
-        let r = radius ?? self.radius
-        let radians = degrees * .pi / 180
-        return (centerX + r * sin(radians), centerY - r * cos(radians))
     }
 }

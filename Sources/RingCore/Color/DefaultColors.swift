@@ -1,0 +1,8 @@
+/// The scheme colours used where the URL gives none.
+enum DefaultColors {
+    static let bar = RingColor(rgb: 0x2F81F7)
+    static let lightTrack = RingColor(rgb: 0xE1E4E8)
+    static let darkTrack = RingColor(rgb: 0x30363D)
+    static let lightLabel = RingColor(rgb: 0x24292F)
+    static let darkLabel = RingColor(rgb: 0xE6EDF3)
+}

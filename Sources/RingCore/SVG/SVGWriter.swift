@@ -1,0 +1,353 @@
+/// Serialises a ``RingScene`` as SVG: deterministic, compact, well-formed, with no script,
+/// event attribute or external reference whatever the scene holds.
+///
+/// Arcs are path commands with end points computed here (never dashes or `pathLength`, which
+/// renderers disagree on); arcs over 180° are split in two so no arc ever has coinciding or
+/// ambiguous end points. Element ids and class names are `r` and the ring's 32-hex-digit
+/// digest, so several rings inlined in one page never collide.
+struct SVGWriter: ~Copyable {
+    let scene: RingScene
+    /// The 32 hex digits of the digest, as ASCII bytes held inline (no allocation).
+    private let idDigits: (UInt64, UInt64, UInt64, UInt64)
+
+    init(scene: consuming RingScene, digest: RingDigest) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { bytes in
+            let hex: StaticString = "0123456789abcdef"
+            for index in 0..<16 {
+                bytes[index] = hex.utf8Start[Int(truncatingIfNeeded: digest.high >> UInt64(60 - 4 * index) & 0xF)]
+                bytes[16 + index] = hex.utf8Start[Int(truncatingIfNeeded: digest.low >> UInt64(60 - 4 * index) & 0xF)]
+            }
+        }
+        idDigits = digits
+        self.scene = scene
+        trackDark = self.scene.track?.color.dark
+        labelDark = self.scene.label?.color.dark
+    }
+
+    func write(into w: inout ByteWriter) {
+        w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+        w.append(number: scene.width)
+        w.append("\" height=\"")
+        w.append(number: scene.height)
+        w.append("\" viewBox=\"0 0 ")
+        w.append(number: scene.width)
+        w.append(byte: UInt8(ascii: " "))
+        w.append(number: scene.height)
+        w.append("\" role=\"img\" aria-label=\"")
+        w.append(escaping: scene.title)
+        w.append("\"><title>")
+        w.append(escaping: scene.title)
+        w.append("</title>")
+        writeStyle(into: &w)
+        writeDefinitions(into: &w)
+        if let background = scene.background {
+            w.append("<rect width=\"100%\" height=\"100%\"")
+            paint("fill", background, into: &w)
+            w.append("/>")
+        }
+        if let fill = scene.fill {
+            circle(radius: fill.radius, into: &w)
+            paint("fill", fill.color, into: &w)
+            w.append("/>")
+        }
+        writeTrack(into: &w)
+        writeOutline(into: &w)
+        writeBar(into: &w)
+        writeLabel(into: &w)
+        w.append("</svg>")
+    }
+
+    // MARK: Style and definitions
+
+    /// The dark-scheme alternates, looked up once.
+    private let trackDark: RingColor?
+    private let labelDark: RingColor?
+
+    private func writeStyle(into w: inout ByteWriter) {
+        let animation = scene.animation
+        guard trackDark != nil || labelDark != nil || animation != nil else { return }
+        w.append("<style>")
+        if trackDark != nil || labelDark != nil {
+            w.append("@media (prefers-color-scheme:dark){")
+            if let trackDark {
+                className("t", into: &w, selector: true)
+                w.append("{stroke:")
+                w.append(rgb: trackDark)
+                w.append("}")
+            }
+            if let labelDark {
+                className("l", into: &w, selector: true)
+                w.append("{fill:")
+                w.append(rgb: labelDark)
+                w.append("}")
+            }
+            w.append("}")
+        }
+        if let animation {
+            // The static attributes already show the final ring; only browsers that run CSS
+            // animations and allow motion see it fill in.
+            w.append("@media (prefers-reduced-motion:no-preference){")
+            className("a", into: &w, selector: true)
+            w.append("{animation:")
+            appendID(into: &w)
+            w.append("-f ")
+            w.append(number: animation, decimals: 3)
+            w.append("s ease-out both}}@keyframes ")
+            appendID(into: &w)
+            w.append("-f{from{stroke-dashoffset:")
+            w.append(number: maskDashLength)
+            w.append("}}")
+        }
+        w.append("</style>")
+    }
+
+    /// Longer than the bar's path, so a single dash covers all of it.
+    private var maskDashLength: Double {
+        guard let bar = scene.bar?.stroke else { return 0 }
+        return (bar.arc.sweep.magnitude * .pi / 180 * bar.radius + bar.width + 2).rounded(.up)
+    }
+
+    private func writeDefinitions(into w: inout ByteWriter) {
+        guard let bar = scene.bar?.stroke, scene.shadow != nil || scene.animation != nil else { return }
+        w.append("<defs>")
+        if let shadow = scene.shadow {
+            // Plain primitives: older librsvg has no feDropShadow.
+            w.append("<filter id=\"")
+            appendID(into: &w)
+            w.append("-s\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
+            w.append(number: scene.width)
+            w.append("\" height=\"")
+            w.append(number: scene.height)
+            w.append("\" color-interpolation-filters=\"sRGB\"><feGaussianBlur in=\"SourceAlpha\" stdDeviation=\"")
+            w.append(number: shadow.blur)
+            w.append("\"/><feOffset dy=\"")
+            w.append(number: shadow.offset)
+            w.append("\" result=\"o\"/><feFlood flood-color=\"#000\" flood-opacity=\"")
+            w.append(number: shadow.opacity)
+            w.append("\"/><feComposite in2=\"o\" operator=\"in\"/><feMerge><feMergeNode/>")
+            w.append("<feMergeNode in=\"SourceGraphic\"/></feMerge></filter>")
+        }
+        if scene.animation != nil {
+            w.append("<mask id=\"")
+            appendID(into: &w)
+            w.append("-m\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
+            w.append(number: scene.width)
+            w.append("\" height=\"")
+            w.append(number: scene.height)
+            w.append("\"><path class=\"")
+            className("a", into: &w, selector: false)
+            w.append("\" d=\"")
+            arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
+            w.append("\" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
+            w.append(number: bar.width + 2)
+            w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
+            w.append("\" stroke-dasharray=\"")
+            w.append(number: maskDashLength)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: maskDashLength)
+            w.append("\"/></mask>")
+        }
+        w.append("</defs>")
+    }
+
+    // MARK: Track, outline, bar, label
+
+    private func writeTrack(into w: inout ByteWriter) {
+        guard let track = scene.track else { return }
+        let stroke = track.stroke
+        if stroke.isClosed {
+            circle(radius: stroke.radius, into: &w)
+        } else {
+            w.append("<path d=\"")
+            arcPath(stroke.arc, radius: stroke.radius, closed: false, into: &w)
+            w.append("\" stroke-linecap=\"")
+            w.append(stroke.cap == .round ? "round" : "butt")
+            w.append(byte: UInt8(ascii: "\""))
+        }
+        if trackDark != nil {
+            w.append(" class=\"")
+            className("t", into: &w, selector: false)
+            w.append(byte: UInt8(ascii: "\""))
+        }
+        w.append(" fill=\"none\"")
+        paint("stroke", track.color.color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: stroke.width)
+        w.append("\"/>")
+    }
+
+    private func writeOutline(into w: inout ByteWriter) {
+        guard let outline = scene.outline else { return }
+        for radius in outline.radii where radius > 0 {
+            if outline.isClosed {
+                circle(radius: radius, into: &w)
+            } else {
+                w.append("<path d=\"")
+                arcPath(outline.arc, radius: radius, closed: false, into: &w)
+                w.append("\"")
+            }
+            w.append(" fill=\"none\"")
+            paint("stroke", outline.color, into: &w)
+            w.append(" stroke-width=\"")
+            w.append(number: outline.width)
+            w.append("\"/>")
+        }
+    }
+
+    private func writeBar(into w: inout ByteWriter) {
+        guard let bar = scene.bar else { return }  // 0 %: no bar, so round caps leave no dot
+        if scene.shadow != nil {
+            w.append("<g filter=\"url(#")
+            appendID(into: &w)
+            w.append("-s)\">")
+        }
+        if scene.animation != nil {
+            w.append("<g mask=\"url(#")
+            appendID(into: &w)
+            w.append("-m)\">")
+        }
+        let stroke = bar.stroke
+        switch bar.paint {
+        case .solid(let color):
+            w.append("<path d=\"")
+            arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
+            w.append("\" fill=\"none\"")
+            paint("stroke", color, into: &w)
+            w.append(" stroke-width=\"")
+            w.append(number: stroke.width)
+            w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+        case .gradient(let gradient):
+            writeGradientBar(stroke, gradient, into: &w)
+        }
+        if scene.animation != nil { w.append("</g>") }
+        if scene.shadow != nil { w.append("</g>") }
+    }
+
+    /// SVG has no conic gradient: the bar becomes short sub-arcs, each a solid colour taken
+    /// along the usable arc, overlapping slightly to hide seams; the caps stay solid.
+    private func writeGradientBar(
+        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, into w: inout ByteWriter
+    ) {
+        let total = gradient.span
+        let length = bar.arc.sweep.magnitude
+        let sign: Double = bar.arc.sweep < 0 ? -1 : 1
+        let count = max(1, Int((length / 6).rounded(.up)))
+        let step = length / Double(count)
+        w.append("<g fill=\"none\" stroke-width=\"")
+        w.append(number: bar.width)
+        w.append("\">")
+        for index in 0..<count {
+            let from = Double(index) * step
+            let isLast = index == count - 1
+            let overlap = isLast && !bar.isClosed ? 0 : min(0.75, step / 2)
+            let arc = RingScene.Arc(start: bar.arc.start + sign * from, sweep: sign * (step + overlap))
+            w.append("<path d=\"")
+            arcPath(arc, radius: bar.radius, closed: false, into: &w)
+            w.append(byte: UInt8(ascii: "\""))
+            paint("stroke", gradient.color(at: (from + step / 2) / total), into: &w)
+            w.append("/>")
+        }
+        w.append("</g>")
+        if bar.cap == .round && !bar.isClosed {
+            for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
+                let point = scene.point(at: angle, radius: bar.radius)
+                w.append("<circle cx=\"")
+                w.append(number: point.x)
+                w.append("\" cy=\"")
+                w.append(number: point.y)
+                w.append("\" r=\"")
+                w.append(number: bar.width / 2)
+                w.append(byte: UInt8(ascii: "\""))
+                paint("fill", gradient.color(at: position), into: &w)
+                w.append("/>")
+            }
+        }
+    }
+
+    private func writeLabel(into w: inout ByteWriter) {
+        guard let label = scene.label, label.fontSize > 0 else { return }
+        w.append("<text x=\"")
+        w.append(number: label.x)
+        w.append("\" y=\"")
+        w.append(number: label.baseline)
+        w.append(
+            "\" text-anchor=\"middle\" font-family=\"Verdana,DejaVu Sans,Helvetica,Arial,sans-serif\" font-size=\"")
+        w.append(number: label.fontSize)
+        w.append("\" font-weight=\"700\"")
+        if labelDark != nil {
+            w.append(" class=\"")
+            className("l", into: &w, selector: false)
+            w.append(byte: UInt8(ascii: "\""))
+        }
+        paint("fill", label.color.color, into: &w)
+        w.append(byte: UInt8(ascii: ">"))
+        w.append(escaping: label.text)
+        w.append("</text>")
+    }
+
+    // MARK: Primitives
+
+    /// ` fill="#rrggbb"` plus ` fill-opacity` when the colour is not opaque.
+    private func paint(_ property: StaticString, _ color: RingColor, into w: inout ByteWriter) {
+        w.append(byte: UInt8(ascii: " "))
+        w.append(property)
+        w.append("=\"")
+        w.append(rgb: color)
+        w.append(byte: UInt8(ascii: "\""))
+        if color.alpha != 255 {
+            w.append(byte: UInt8(ascii: " "))
+            w.append(property)
+            w.append("-opacity=\"")
+            w.append(number: color.opacity, decimals: 3)
+            w.append(byte: UInt8(ascii: "\""))
+        }
+    }
+
+    /// `<circle cx cy r` without closing, centred on the ring.
+    private func circle(radius: Double, into w: inout ByteWriter) {
+        w.append("<circle cx=\"")
+        w.append(number: scene.centerX)
+        w.append("\" cy=\"")
+        w.append(number: scene.centerY)
+        w.append("\" r=\"")
+        w.append(number: radius)
+        w.append(byte: UInt8(ascii: "\""))
+    }
+
+    private func appendID(into w: inout ByteWriter) {
+        w.append(byte: UInt8(ascii: "r"))
+        withUnsafeBytes(of: idDigits) { w.append(raw: $0) }
+    }
+
+    private func className(_ suffix: StaticString, into w: inout ByteWriter, selector: Bool) {
+        if selector { w.append(byte: UInt8(ascii: ".")) }
+        appendID(into: &w)
+        w.append(byte: UInt8(ascii: "-"))
+        w.append(suffix)
+    }
+
+    /// Path data for `arc`: a move and one arc command per half, so no single arc spans more
+    /// than 180° or ends where it starts. `closed` adds `Z` for a full circle (no caps).
+    private func arcPath(_ arc: RingScene.Arc, radius r: Double, closed: Bool, into w: inout ByteWriter) {
+        let pieces = arc.sweep.magnitude > 180 ? 2 : 1
+        let piece = arc.sweep / Double(pieces)
+        let begin = scene.point(at: arc.start, radius: r)
+        w.append(byte: UInt8(ascii: "M"))
+        w.append(number: begin.x)
+        w.append(byte: UInt8(ascii: " "))
+        w.append(number: begin.y)
+        for index in 1...pieces {
+            let end = scene.point(at: arc.start + piece * Double(index), radius: r)
+            w.append(byte: UInt8(ascii: "A"))
+            w.append(number: r)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: r)
+            w.append(arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
+            w.append(number: end.x)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: end.y)
+        }
+        if closed { w.append(byte: UInt8(ascii: "Z")) }
+    }
+}
