@@ -68,7 +68,7 @@ public final class AccessLog: Sendable {
         method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
     ) {
         guard fd != nil else { return }
-        var line = Self.timestamp()
+        var line = HTTPDate.iso8601(Int(time(nil)))
         line += " \(method) \(path)"
         if !query.isEmpty { line += "?\(query)" }
         line += " \(status) \(bytes) \(microseconds)us \(cache)\n"
@@ -86,28 +86,8 @@ public final class AccessLog: Sendable {
             defer { buffer.removeAll(keepingCapacity: true) }
             return buffer
         }
-        var offset = 0
-        pending.withUnsafeBytes { bytes in
-            while offset < bytes.count {
-                let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return  // a full disk or closed pipe must not take the server down
-                }
-            }
-        }
-    }
-
-    private static func timestamp() -> String {
-        var seconds = time(nil)
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+        // A full disk or closed pipe drops these lines; it must not take the server down.
+        FileDescriptor.writeAll(pending, to: fd)
     }
 }
 

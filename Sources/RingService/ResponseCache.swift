@@ -14,10 +14,10 @@ import RingCore
 /// an LRU behind its own mutex.
 ///
 /// **A front per loop.** Each event loop keeps a small LRU of references to the entries its
-/// own requests found in the store when asking again, behind a lock only that loop takes, so the hit path never waits for or
-/// shares a cache line with another loop: with one lock for everything, a loop preempted while
-/// holding it stalled the other for a whole scheduler slice (an 8 ms p99), and a popular ring
-/// in a shared shard bounced that shard between cores on every hit. A front holds no copies,
+/// own requests found in the store when asking again, behind a lock only that loop takes, so
+/// the hit path never waits for another loop or shares a cache line with it: a loop preempted
+/// while holding a shared lock stalls the other for a scheduler slice, and a popular ring in a
+/// shared shard would bounce that shard between cores on every hit. A front holds no copies,
 /// but it can keep an entry the store has evicted alive, so its references count against the
 /// budget: the fronts together get 1/8 of it, the store the rest, and within each shard
 /// aliases 1/8 and responses 7/8.

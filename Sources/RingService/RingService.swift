@@ -35,14 +35,14 @@ public final class RingService: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let started = accessLog.isEnabled ? Self.now() : 0
+        let started = accessLog.isEnabled ? MonotonicClock.now() : 0
         let (route, response, cacheState) = route(request)
         metrics.record(route: route, status: response.status.code)
         if accessLog.isEnabled {
             accessLog.record(
                 method: request.method.rawValue, path: request.path, query: request.query, status: response.status.code,
                 bytes: request.method == .head ? 0 : response.body.count,
-                microseconds: Int((Self.now() - started) * 1e6), cache: cacheState)
+                microseconds: Int((MonotonicClock.now() - started) * 1e6), cache: cacheState)
         }
         return response
     }
@@ -105,7 +105,7 @@ public final class RingService: HTTPResponder {
         if let entry = cache.lookup(query: query, loop: loop) {
             return (Self.select(entry, for: request), true)
         }
-        let started = Self.now()
+        let started = MonotonicClock.now()
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
             return (
                 errorResponse(message: "query: longer than \(configuration.maxQueryBytes) bytes", request: request),
@@ -124,7 +124,7 @@ public final class RingService: HTTPResponder {
             return (Self.select(entry, for: request), false)
         }
         let body = RingRenderer.render(spec, digest: digest)
-        metrics.recordRender(seconds: Self.now() - started)
+        metrics.recordRender(seconds: MonotonicClock.now() - started)
         let entry = makeEntry(
             body: body, etag: Self.etag("r", format, digest), shared: ringHeaders[Int(format.rawValue)])
         cache.insert(entry, key: key, query: query)
@@ -233,12 +233,6 @@ public final class RingService: HTTPResponder {
         ("X-Content-Type-Options", "nosniff"),
         ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
     ]
-
-    static func now() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
 }
 
 /// The image formats served, each on its own route, with its own cache entries and ETags.

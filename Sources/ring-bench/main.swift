@@ -12,11 +12,7 @@ import RingService
 ///
 /// Each figure is the median over batches of the mean time per operation in a batch, so a
 /// scheduler hiccup moves one batch, not the figure.
-func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-}
+func now() -> Double { MonotonicClock.now() }
 
 /// Median nanoseconds per call of `body` over `batches` batches of `size` calls.
 func measure(batches: Int, size: Int, _ body: () -> Int) -> Double {
@@ -76,8 +72,8 @@ let quick = CommandLine.arguments.contains("--quick")
 let batches = quick ? 5 : 31
 let batchSize = quick ? 200 : 2000
 
-// Warm up for a third of a second before the first figure: without it, in 2 of 10 fresh runs the
-// example measured first came out 1.7 times its steady cost while the others did not.
+// Warm up for a third of a second before the first figure, so the example measured first does
+// not pay for cold caches and lazy initialisation (docs/performance.md).
 let warmUpEnd = now() + (quick ? 0.05 : 0.33)
 var warmUpBytes = 0
 while now() < warmUpEnd {

@@ -1,3 +1,4 @@
+import HTTPServer
 import RingCore
 
 #if canImport(Glibc)
@@ -42,7 +43,7 @@ enum RenderCommand {
         do {
             let spec = try RingSpec(query: String(query))
             let svg = RingRenderer.render(spec)
-            Output.write(svg, to: STDOUT_FILENO)
+            FileDescriptor.writeAll(svg, to: STDOUT_FILENO)
             return 0
         } catch {
             var stderr = StandardError()

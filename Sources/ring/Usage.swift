@@ -1,3 +1,4 @@
+import HTTPServer
 import RingCore
 
 #if canImport(Glibc)
@@ -31,25 +32,6 @@ enum Usage {
 /// Text output to stderr (file descriptor 2, unbuffered).
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
-        Output.write(Array(string.utf8), to: STDERR_FILENO)
-    }
-}
-
-/// Whole-buffer writes to a file descriptor.
-enum Output {
-    static func write(_ bytes: [UInt8], to fd: Int32) {
-        var offset = 0
-        bytes.withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0, errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        FileDescriptor.writeAll(Array(string.utf8), to: STDERR_FILENO)
     }
 }

@@ -26,14 +26,27 @@ public struct HTTPDate {
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970.
     public static func format(_ seconds: Int) -> String {
-        var t = time_t(seconds)
-        var parts = tm()
-        gmtime_r(&t, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let parts = utc(seconds)
         return
             "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
     }
+
+    /// `1994-11-06T08:49:37Z`, for logs.
+    package static func iso8601(_ seconds: Int) -> String {
+        let parts = utc(seconds)
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+    }
+
+    private static func utc(_ seconds: Int) -> tm {
+        var t = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&t, &parts)
+        return parts
+    }
+
+    private static func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     /// Seconds since 1970 for an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), an obsolete
     /// RFC 850 date (`Sunday, 06-Nov-94 08:49:37 GMT`) or an asctime date

@@ -54,8 +54,9 @@ final class EventLoop: @unchecked Sendable {
         guard wake >= 0 else { throw SocketError("eventfd") }
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.listener = listener
-        register(wake, events: Self.readable)
-        register(listener, events: Self.readable)
+        guard register(wake, events: Self.readable), register(listener, events: Self.readable) else {
+            throw SocketError("epoll_ctl")
+        }
     }
 
     deinit {
@@ -89,7 +90,7 @@ final class EventLoop: @unchecked Sendable {
             let ready = events.withUnsafeMutableBufferPointer {
                 epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
             }
-            let now = Self.monotonicNow()
+            let now = MonotonicClock.now()
             if ready > 0 {
                 for index in 0..<Int(ready) {
                     let fd = withUnsafePointer(to: &events[index]) { csystem_epoll_event_fd($0) }
@@ -105,8 +106,8 @@ final class EventLoop: @unchecked Sendable {
                 }
             }
             // After a big batch, let other runnable threads on this core go first: clients,
-            // proxies or load generators on the same host answer sooner, which raised
-            // throughput and cut the p99 at 256 connections from ~8 ms to ~2–5 ms here.
+            // proxies or load generators on the same host answer sooner instead of waiting a
+            // whole scheduler slice (docs/performance.md has the measurements).
             if configuration.yieldAfterEvents > 0, ready > configuration.yieldAfterEvents { sched_yield() }
             if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
             if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) { sweep(now: now) }
@@ -144,12 +145,17 @@ final class EventLoop: @unchecked Sendable {
                 close(fd)
                 continue
             }
+            // Responses go out at once, not held back to coalesce (Nagle). A socket that
+            // refuses the option or the epoll set is broken: it is closed, not served.
             var on: Int32 = 1
-            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+            guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) == 0,
+                register(fd, events: Self.readable)
+            else {
+                close(fd)
+                continue
+            }
             statistics.open.add(1, ordering: .relaxed)
-            let connection = Connection(fd: fd, limits: limits, now: now, interest: Self.readable)
-            connections[fd] = connection
-            register(fd, events: Self.readable)
+            connections[fd] = Connection(fd: fd, limits: limits, now: now, interest: Self.readable)
         }
     }
 
@@ -275,7 +281,10 @@ final class EventLoop: @unchecked Sendable {
             closeConnection(connection)
             return
         }
-        shutdown(connection.fd, Int32(SHUT_WR))
+        guard shutdown(connection.fd, Int32(SHUT_WR)) == 0 else {
+            closeConnection(connection)  // ENOTCONN: the peer is gone already
+            return
+        }
         connection.lingeringSince = now
         updateInterest(connection)
     }
@@ -290,12 +299,16 @@ final class EventLoop: @unchecked Sendable {
         guard wanted != connection.interest else { return }
         connection.interest = wanted
         var event = csystem_epoll_event_make(wanted, connection.fd)
-        epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event)
+        // A connection whose interest cannot be changed would never be woken again, or never
+        // stop being woken: close it.
+        if epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event) != 0 { closeConnection(connection) }
     }
 
     private func closeConnection(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
+        // Closing the descriptor takes it out of the epoll set too; the explicit delete keeps the
+        // set exact even if a descriptor were ever shared, so its failure changes nothing here.
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
         close(connection.fd)
         statistics.open.subtract(1, ordering: .relaxed)
     }
@@ -304,8 +317,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func sweep(now: Double) {
         if let until = acceptPausedUntil, now >= until, let listener {
-            acceptPausedUntil = nil
-            register(listener, events: Self.readable)
+            // Still out of memory for the epoll entry: try again at the next sweep.
+            acceptPausedUntil = register(listener, events: Self.readable) ? nil : now + 0.1
         }
         for connection in Array(connections.values) {
             let expired: Bool
@@ -339,18 +352,15 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    private func register(_ fd: Int32, events: UInt32) {
+    /// Adds `fd` to the epoll set; false when the kernel refuses (ENOMEM, ENOSPC).
+    private func register(_ fd: Int32, events: UInt32) -> Bool {
         var event = csystem_epoll_event_make(events, fd)
-        epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event)
+        return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
     }
 
+    /// Takes the listener out of the set; it is re-added or closed after, so a failure (the
+    /// descriptor was not in the set) needs nothing more.
     private func unregister(_ fd: Int32) {
-        epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
-    }
-
-    static func monotonicNow() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
     }
 }

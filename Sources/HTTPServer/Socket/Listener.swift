@@ -37,13 +37,20 @@ enum Listener {
         let fd = socket(
             family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SocketError("socket") }
-        var on: Int32 = 1
-        var off: Int32 = 0
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size))
+        func option(_ level: Int32, _ name: Int32, _ value: Int32, _ what: String) throws(SocketError) {
+            var value = value
+            guard setsockopt(fd, level, name, &value, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                let error = SocketError("setsockopt \(what)")
+                close(fd)
+                throw error
+            }
+        }
+        try option(SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
+        // One listener per loop on the same port: the kernel spreads connections over them.
+        try option(SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT")
         if family == AF_INET6 {
             // `::` serves IPv4 clients too, as mapped addresses.
-            setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size))
+            try option(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, "IPV6_V6ONLY")
         }
         var addr = address
         let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)

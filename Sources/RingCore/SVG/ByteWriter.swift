@@ -13,16 +13,16 @@
 ///
 /// Numbers are written in fixed point with at most `decimals` digits after the point, rounded
 /// half away from zero on the binary value, trailing zeros dropped, and never as `-0`.
-public struct ByteWriter: ~Copyable {
+package struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// False while writing into a caller's buffer, which is never freed here.
     private var ownsStorage: Bool
     /// Bytes written so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// Creates an empty writer that can hold `capacity` bytes before it grows.
-    public init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         base = .allocate(capacity: self.capacity)
         ownsStorage = true
@@ -31,7 +31,7 @@ public struct ByteWriter: ~Copyable {
     /// Creates an empty writer over `scratch` (for example stack memory from
     /// `withUnsafeTemporaryAllocation`); it moves to the heap only if it outgrows it.
     /// The writer must not outlive `scratch`.
-    public init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+    package init(scratch: UnsafeMutableBufferPointer<UInt8>) {
         base = scratch.baseAddress!
         capacity = scratch.count
         ownsStorage = false
@@ -42,39 +42,34 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// A copy of the bytes written.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// The bytes written, as UTF-8 text.
-    public var text: String {
+    package var text: String {
         String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
     }
 
     /// Calls `body` with the bytes written, without copying them.
-    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Appends ASCII or UTF-8 text known at compile time.
     @inline(__always)
-    public mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(raw: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
     /// Appends raw bytes.
-    public mutating func append(bytes other: [UInt8]) {
-        other.withUnsafeBufferPointer { append(raw: $0.baseAddress, count: $0.count) }
-    }
-
-    /// Appends raw bytes.
-    public mutating func append(raw bytes: UnsafeRawBufferPointer) {
+    package mutating func append(raw bytes: UnsafeRawBufferPointer) {
         append(raw: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)
     }
 
     /// Appends a single byte.
     @inline(__always)
-    public mutating func append(byte: UInt8) {
+    package mutating func append(byte: UInt8) {
         reserve(1)
         base[count] = byte
         count += 1
@@ -82,7 +77,7 @@ public struct ByteWriter: ~Copyable {
 
     /// Appends `text` as XML character data or an attribute value: the five XML special
     /// characters become entities, everything else is copied as UTF-8.
-    public mutating func append(escaping text: String) {
+    package mutating func append(escaping text: String) {
         var text = text
         text.withUTF8 { utf8 in
             var runStart = 0
@@ -105,7 +100,7 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// Appends a decimal integer.
-    public mutating func append(integer value: Int) {
+    package mutating func append(integer value: Int) {
         if value < 0 { append(byte: UInt8(ascii: "-")) }
         appendDigits(UInt64(value.magnitude), minimumDigits: 1)
     }
@@ -115,7 +110,7 @@ public struct ByteWriter: ~Copyable {
     ///
     /// Non-finite values and magnitudes beyond 9e18 after scaling cannot come out of a
     /// validated spec; they are written as `0` rather than trapping.
-    public mutating func append(number value: Double, decimals: Int = 2, keepZeros: Bool = false) {
+    package mutating func append(number value: Double, decimals: Int = 2, keepZeros: Bool = false) {
         if !keepZeros, value.magnitude < 10_000, let integer = Int(exactly: value) {
             // Whole numbers (sizes, centres, radii of default rings) skip scaling and rounding.
             if integer < 0 { append(byte: UInt8(ascii: "-")) }
@@ -186,7 +181,7 @@ public struct ByteWriter: ~Copyable {
 
     /// Appends two lowercase hexadecimal digits.
     @inline(__always)
-    public mutating func append(hexByte value: UInt8) {
+    package mutating func append(hexByte value: UInt8) {
         reserve(2)
         let digits = Self.hexDigits.utf8Start
         base[count] = digits[Int(value >> 4)]
