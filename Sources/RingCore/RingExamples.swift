@@ -8,7 +8,7 @@ public enum RingExamples {
         ("full", "p=100"),
         ("almost-full", "p=99.5&decimals=1"),
         ("over-range", "p=150"),
-        ("min-max", "p=7&min=0&max=8&label={p}+of+8"),
+        ("min-max", "p=7&min=0&max=8&label={p}+of+goal"),
         ("negative-range", "p=-5&min=-20&max=20"),
         ("slice", "p=72&slice=0.45"),
         ("slice-ccw", "p=72&slice=0.25&dir=ccw"),

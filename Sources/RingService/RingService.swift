@@ -191,11 +191,13 @@ public final class RingService: HTTPResponder {
         return writer.text
     }
 
-    /// Header values stay printable ASCII: anything else in an error message is escaped.
+    /// Header values stay printable ASCII: `…` becomes `...`, anything else is escaped.
     static func headerSafe(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
-            if scalar.value >= 0x20, scalar.value < 0x7F {
+            if scalar == "…" {
+                result += "..."
+            } else if scalar.value >= 0x20, scalar.value < 0x7F {
                 result.unicodeScalars.append(scalar)
             } else {
                 result += "\\u{\(String(scalar.value, radix: 16))}"

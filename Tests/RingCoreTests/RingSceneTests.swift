@@ -1,3 +1,5 @@
+import Foundation
+import RingTestSupport
 import Testing
 
 @testable import RingCore
@@ -17,7 +19,7 @@ import Testing
         #expect(s.label?.color == RingScene.SchemeColor(color: DefaultColors.lightLabel, dark: DefaultColors.darkLabel))
         #expect(s.label?.text == "72%")
         #expect(s.bar?.paint == .solid(DefaultColors.bar))
-        #expect(s.bar?.stroke.arc == RingScene.Arc(start: 0, sweep: 72 * 3.6))
+        #expect(try scene("p=72&cap=butt").bar?.stroke.arc == RingScene.Arc(start: 0, sweep: 72 * 3.6))
         #expect(s.bar?.stroke.width == 12)
         #expect(s.bar?.stroke.radius == 54)
         #expect(s.track?.stroke.isClosed == true)
@@ -84,6 +86,86 @@ import Testing
     @Test func theTitleIsTheAccessibleName() throws {
         #expect(try scene("p=72&title=Build+coverage").title == "Build coverage")
         #expect(try scene("p=7&max=8&label=%7Bp%7D+of+8").label?.text == "88% of 8")
+    }
+
+    /// The visible extent of the bar, caps included, in degrees.
+    private func visibleExtent(_ s: RingScene) -> Double {
+        guard let stroke = s.bar?.stroke else { return 0 }
+        if stroke.isClosed { return 360 }
+        let cap = stroke.cap == .round ? stroke.width * 180 / (Double.pi * stroke.radius) : 0
+        return stroke.arc.sweep.magnitude + cap
+    }
+
+    /// For every width and cap, a larger value draws more bar, all the way to 100 %, and any
+    /// value below 100 % leaves a gap (on a full ring, between the caps).
+    @Test func aLargerValueAlwaysDrawsMoreBar() throws {
+        var generator = SeededGenerator(seed: 21)
+        for _ in 0..<300 {
+            let size = Int.random(in: 16...400, using: &generator)
+            let width = Double(Int.random(in: 1...(size * 10 / 3), using: &generator)) / 10
+            let cap = Bool.random(using: &generator) ? "round" : "butt"
+            let shape = ["", "&slice=0.3", "&half", "&slice=0.8"].randomElement(using: &generator)!
+            let base = "size=\(size)&width=\(width)&cap=\(cap)\(shape)"
+            var values = (0..<12).map { _ in Double.random(in: 0.001...99.999, using: &generator) }
+            values += [0.001, 0.01, 0.1, 1, 50, 99, 99.9, 99.99, 99.999]
+            values.sort()
+            var previous = 0.0
+            for value in values {
+                let s = try scene("p=\(value)&\(base)")
+                let extent = visibleExtent(s)
+                #expect(extent > previous, "\(base): p=\(value) draws \(extent)°, not more than \(previous)°")
+                previous = extent
+                if shape.isEmpty {
+                    #expect(s.bar?.stroke.isClosed == false)
+                    #expect(extent < 360, "\(base): p=\(value) closes the ring")
+                }
+            }
+            #expect(visibleExtent(try scene("p=100&\(base)")) > previous)
+        }
+    }
+
+    /// The label never claims completion or emptiness the ring does not show.
+    @Test func theLabelNeverRoundsToAFullOrEmptyRing() throws {
+        var generator = SeededGenerator(seed: 22)
+        for _ in 0..<2000 {
+            let value = [
+                Double.random(in: 0.000001...0.01, using: &generator),
+                Double.random(in: 99.99...99.999999, using: &generator),
+                Double.random(in: 0.000001...99.999999, using: &generator),
+            ].randomElement(using: &generator)!
+            let decimals = Int.random(in: 0...3, using: &generator)
+            let spec = try RingSpec(query: "p=\(String(format: "%.9f", value))&decimals=\(decimals)")
+            let text = RingScene.percentageText(spec)
+            let shown = try #require(Double(text.dropLast()))
+            #expect(shown < 100 && shown > 0, "p=\(value) decimals=\(decimals) reads \(text)")
+        }
+        #expect(RingScene.percentageText(try RingSpec(query: "p=99.6")) == "99%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=99.96&decimals=1")) == "99.9%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.4")) == "1%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.0004&decimals=3")) == "0.001%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=100")) == "100%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0")) == "0%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=99.4")) == "99%")
+    }
+
+    /// No label is drawn below the legible minimum: too long a text is shortened with `…`,
+    /// and a ring too small for even that has no label.
+    @Test func labelsAreNeverSmallerThanTheMinimum() throws {
+        var generator = SeededGenerator(seed: 23)
+        for _ in 0..<500 {
+            let query =
+                RandomQuery.make(&generator) + "&label="
+                + String(repeating: "W", count: Int.random(in: 1...64, using: &generator))
+            let s = try scene(query)
+            if let label = s.label {
+                #expect(label.fontSize >= RingGeometry.minimumFontSize, "\(query): \(label.fontSize) px")
+            }
+        }
+        let long = try scene("p=72&label=" + String(repeating: "x", count: 64))
+        #expect(long.label?.fontSize == RingGeometry.minimumFontSize)
+        #expect(long.label?.text.hasSuffix("…") == true)
+        #expect(try scene("p=72&size=16").label == nil)
+        #expect(try scene("p=72&size=16").title == "72%")
     }
 
     /// The parser's seen-set holds one flag a parameter.

@@ -1,7 +1,9 @@
 /// Spec in, SVG bytes out: ``RingScene`` resolves the spec, ``SVGWriter`` serialises the scene.
 public enum RingRenderer {
     /// Bumped whenever the same spec would render different bytes; part of the server's ETag.
-    /// 2: element ids from the 128-bit digest instead of a 64-bit FNV-1a hash.
+    /// 2: element ids from the 128-bit digest instead of a 64-bit FNV-1a hash; the bar's
+    /// visible extent, caps included, follows the value; the smallest mark is a disc; the
+    /// label never reads 100 % on an open ring or 0 % beside a mark; CJK and emoji fonts.
     public static let version = 2
 
     /// When ``version`` began, in seconds since 1970 (2026-12-01T00:00:00Z): every ring's

@@ -209,6 +209,8 @@ struct SVGWriter: ~Copyable {
         }
         let stroke = bar.stroke
         switch bar.paint {
+        case .solid(let color) where stroke.isDot:
+            dot(stroke, color, into: &w)
         case .solid(let color):
             w.append("<path d=\"")
             arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
@@ -234,6 +236,10 @@ struct SVGWriter: ~Copyable {
         let sign: Double = bar.arc.sweep < 0 ? -1 : 1
         let count = max(1, Int((length / 6).rounded(.up)))
         let step = length / Double(count)
+        guard !bar.isDot else {
+            dot(bar, gradient.color(at: 0), into: &w)
+            return
+        }
         w.append("<g fill=\"none\" stroke-width=\"")
         w.append(number: bar.width)
         w.append("\">")
@@ -271,8 +277,9 @@ struct SVGWriter: ~Copyable {
         w.append(number: label.x)
         w.append("\" y=\"")
         w.append(number: label.baseline)
-        w.append(
-            "\" text-anchor=\"middle\" font-family=\"Verdana,DejaVu Sans,Helvetica,Arial,sans-serif\" font-size=\"")
+        w.append("\" text-anchor=\"middle\" font-family=\"")
+        w.append(Self.fontFamily)
+        w.append("\" font-size=\"")
         w.append(number: label.fontSize)
         w.append("\" font-weight=\"700\"")
         if labelDark != nil {
@@ -285,6 +292,14 @@ struct SVGWriter: ~Copyable {
         w.append(escaping: label.text)
         w.append("</text>")
     }
+
+    /// The label's fonts: sans-serif faces for Latin, then CJK sans faces (resvg otherwise falls
+    /// back to a serif face for CJK) and colour emoji (librsvg otherwise draws them in black
+    /// and white), then the generic family.
+    static let fontFamily: StaticString = """
+        Verdana,DejaVu Sans,Helvetica,Arial,Noto Sans CJK SC,Source Han Sans SC,PingFang SC,Hiragino Sans,\
+        Microsoft YaHei,Noto Color Emoji,Apple Color Emoji,Segoe UI Emoji,sans-serif
+        """
 
     // MARK: Primitives
 
@@ -302,6 +317,20 @@ struct SVGWriter: ~Copyable {
             w.append(number: color.opacity, decimals: 3)
             w.append(byte: UInt8(ascii: "\""))
         }
+    }
+
+    /// A disc as wide as the stroke, where the stroke is.
+    private func dot(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
+        let point = scene.point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
+        w.append("<circle cx=\"")
+        w.append(number: point.x)
+        w.append("\" cy=\"")
+        w.append(number: point.y)
+        w.append("\" r=\"")
+        w.append(number: stroke.width / 2)
+        w.append(byte: UInt8(ascii: "\""))
+        paint("fill", color, into: &w)
+        w.append("/>")
     }
 
     /// `<circle cx cy r` without closing, centred on the ring.

@@ -28,11 +28,16 @@ public struct RingGeometry: Sendable, Equatable {
     public var bar: Arc?
     /// True when the bar is the closed full circle.
     public var barIsClosed: Bool
+    /// The smallest gap an open ring keeps between the bar's visible ends, in degrees.
+    public var minimumGap: Double
     /// Blur standard deviation and vertical offset of the shadow.
     public var shadowBlur: Double
     public var shadowOffset: Double
     /// Font size and baseline of the label.
     public var fontSize: Double
+    /// The label as drawn: the text, shortened with `…` when it would need a font smaller
+    /// than ``minimumFontSize``, or nil when not even that fits.
+    public var labelText: String?
     public var labelBaseline: Double
 
     /// Lays out `spec`, whose `label` text (after `{p}` substitution) is `labelText`.
@@ -66,24 +71,34 @@ public struct RingGeometry: Sendable, Equatable {
         let sign: Double = spec.direction == .cw ? 1 : -1
         if spec.direction == .ccw { track = Arc(start: barStart, sweep: -total) }
 
+        // The bar's visible extent, caps included, follows the value; see `visibleExtent`.
         let fraction = spec.fraction
-        var sweep = fraction * total
-        barIsClosed = fraction >= 1 && total >= 360
-        if fraction < 1, total >= 360 {
-            // Just under 100 % must not look closed: keep a visible gap, and with round caps
-            // also the two caps' angles (mui #11887; Material 3 and MKRingProgressView do the same).
-            let degreesPerPixel = 180 / (Double.pi * radius)
-            let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
-            let gapDegrees = max(1.5, barWidth * 0.15) * degreesPerPixel
-            sweep = min(sweep, max(total - capDegrees - gapDegrees, total / 2))
+        let fullCircle = total >= 360
+        let degreesPerPixel = 180 / (Double.pi * radius)
+        let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
+        minimumGap = max(1.5, barWidth * 0.15) * degreesPerPixel
+        barIsClosed = fraction >= 1 && fullCircle
+        if fraction <= 0 {
+            bar = nil  // no dot at 0
+        } else if barIsClosed {
+            bar = Arc(start: barStart, sweep: sign * 360)
+        } else {
+            let full = fullCircle ? 360 : total + capDegrees
+            let visible =
+                fraction >= 1
+                ? full
+                : Self.visibleExtent(
+                    fraction, full: full, smallest: spec.cap == .round ? capDegrees : minimumGap, gap: minimumGap)
+            // On a full ring the visible bar starts at `start`, its cap included; on an open arc
+            // the bar's caps sit where the track's do.
+            let offset = fullCircle ? capDegrees / 2 : 0
+            bar = Arc(start: barStart + sign * offset, sweep: sign * max(visible - capDegrees, 0))
         }
-        bar = fraction > 0 ? Arc(start: barStart, sweep: sign * sweep) : nil
 
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
-        let em = labelText.map(TextWidth.em) ?? 0
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
-        fontSize = em > 0 ? min(heightCap, available / em) : 0
+        (self.labelText, fontSize) = Self.fit(labelText, width: available, height: heightCap)
         if spec.half {
             labelBaseline = centerY - max(inner * 0.08, 0)
             let below = max(strokeHalf + shadowExtent, 0.25 * fontSize)
@@ -93,5 +108,46 @@ public struct RingGeometry: Sendable, Equatable {
             labelBaseline = centerY + 0.36 * fontSize
             height = size
         }
+    }
+
+    /// The bar's visible extent in degrees, caps included, for a value strictly between 0 and
+    /// 1 of the usable arc, whose visible length when full is `full`.
+    ///
+    /// It is the value's share of `full` exactly, except near the ends, where it is squeezed
+    /// so that it still grows strictly: from `smallest` (a round cap's dot, or a short butt
+    /// mark) just above 0, to `full - gap` just below 1, so an open ring always shows a gap.
+    /// The squeeze spans values below `2·smallest/full` and above `1 − 2·gap/full`.
+    static func visibleExtent(_ fraction: Double, full: Double, smallest: Double, gap: Double) -> Double {
+        let low = 2 * smallest / full
+        let high = 1 - 2 * gap / full
+        guard low < high else {
+            return smallest + (full - gap - smallest) * fraction  // too short an arc to be exact anywhere
+        }
+        if fraction < low { return smallest + (low * full - smallest) * fraction / low }
+        if fraction > high { return high * full + gap * (fraction - high) / (1 - high) }
+        return fraction * full
+    }
+
+    /// Labels are never drawn smaller than this, in px: below it text is not legible.
+    public static let minimumFontSize = 6.0
+
+    /// The label and its font size: as large as fits `width` and `height`; at the minimum
+    /// size, shortened character by character with a trailing `…` until it fits; nil when the
+    /// ring is too small for even `…` at the minimum size.
+    static func fit(_ text: String?, width: Double, height: Double) -> (String?, Double) {
+        guard let text, height >= minimumFontSize else { return (nil, 0) }
+        let em = TextWidth.em(text)
+        guard em > 0 else { return (text, 0) }
+        let size = min(height, width / em)
+        if size >= minimumFontSize { return (text, size) }
+        var kept = Substring(text)
+        while !kept.isEmpty {
+            kept = kept.dropLast()
+            let shortened = kept + "…"
+            if TextWidth.em(String(shortened)) * minimumFontSize <= width {
+                return (String(shortened), minimumFontSize)
+            }
+        }
+        return (nil, 0)
     }
 }

@@ -30,6 +30,12 @@ public struct RingScene: Sendable, Equatable {
         public var cap: RingSpec.Cap
         /// The stroke is the whole circle: drawn closed, without caps.
         public var isClosed: Bool
+
+        /// A round-capped stroke shorter than a quarter pixel: drawn as a disc, since renderers
+        /// disagree on whether a (nearly) zero-length path shows its caps.
+        public var isDot: Bool {
+            !isClosed && cap == .round && arc.sweep.magnitude * .pi / 180 * radius < 0.25
+        }
     }
 
     public struct Track: Sendable, Equatable {
@@ -159,13 +165,14 @@ extension RingScene {
                 : .gradient(Gradient(stops: spec.gradient, span: g.track.sweep.magnitude))
             bar = Bar(stroke: stroke, paint: paint)
             shadow = spec.shadow ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
-            animation = spec.animation > 0 ? spec.animation : nil
+            // A dot has no length to fill in along.
+            animation = spec.animation > 0 && !stroke.isDot ? spec.animation : nil
         } else {
             bar = nil
             shadow = nil
             animation = nil
         }
-        label = labelText.map { text in
+        label = g.labelText.map { text in
             let color =
                 spec.labelColor.map { SchemeColor(color: $0, dark: nil) }
                 ?? SchemeColor(
@@ -176,10 +183,24 @@ extension RingScene {
     }
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
+    ///
+    /// It never claims more or less than the ring shows: an open ring (below 100 %) reads at
+    /// most the largest value under 100 at its precision (`99%`, `99.9%`), and a ring with a
+    /// mark (above 0 %) at least the smallest value over 0 (`1%`, `0.1%`).
     public static func percentageText(_ spec: borrowing RingSpec) -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+        var shown = spec.percentage
+        if shown > 0, shown < 100 {
+            let scale = [1.0, 10, 100, 1000][spec.decimals]
+            let units = (shown * scale).rounded(.toNearestOrAwayFromZero)
+            if units >= 100 * scale {
+                shown = (100 * scale - 1) / scale
+            } else if units <= 0 {
+                shown = 1 / scale
+            }
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
             var writer = ByteWriter(scratch: scratch)
-            writer.append(number: spec.percentage, decimals: spec.decimals, keepZeros: true)
+            writer.append(number: shown, decimals: spec.decimals, keepZeros: true)
             writer.append(byte: UInt8(ascii: "%"))
             return writer.text
         }
