@@ -129,7 +129,10 @@ extension RingScene {
         }
         let g = RingGeometry(spec: spec, labelText: labelText)
         let dark = spec.theme == .dark
-        let followsScheme = spec.theme == .auto
+        // A ring on a colour of its own does not switch with the reader's scheme: the track is
+        // chosen for the background, the label for the fill under it and the background.
+        let trackLayers = [spec.background].compactMap { $0 }
+        let labelLayers = [spec.fill, spec.background].compactMap { $0 }
 
         width = g.width
         height = g.height
@@ -145,11 +148,13 @@ extension RingScene {
         case .none: track = nil
         case .color(let color): track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil))
         case .standard:
-            track = Track(
-                stroke: trackStroke,
-                color: SchemeColor(
+            let color =
+                trackLayers.isEmpty
+                ? SchemeColor(
                     color: dark ? DefaultColors.darkTrack : DefaultColors.lightTrack,
-                    dark: followsScheme ? DefaultColors.darkTrack : nil))
+                    dark: spec.theme == .auto ? DefaultColors.darkTrack : nil)
+                : Self.choose(on: trackLayers, theme: spec.theme, Self.trackColor)
+            track = Track(stroke: trackStroke, color: color)
         }
         outline = spec.outline.map { color in
             let offset = g.trackWidth / 2 + g.outlineWidth / 2
@@ -173,13 +178,70 @@ extension RingScene {
             animation = nil
         }
         label = g.labelText.map { text in
-            let color =
-                spec.labelColor.map { SchemeColor(color: $0, dark: nil) }
-                ?? SchemeColor(
+            let color: SchemeColor
+            if let given = spec.labelColor {
+                color = SchemeColor(color: given, dark: nil)
+            } else if labelLayers.isEmpty {
+                color = SchemeColor(
                     color: dark ? DefaultColors.darkLabel : DefaultColors.lightLabel,
-                    dark: followsScheme ? DefaultColors.darkLabel : nil)
+                    dark: spec.theme == .auto ? DefaultColors.darkLabel : nil)
+            } else {
+                let preferred = dark ? DefaultColors.darkLabel : DefaultColors.lightLabel
+                color = Self.choose(on: labelLayers, theme: spec.theme) {
+                    Self.labelColor(on: $0, preferring: preferred)
+                }
+            }
             return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)
         }
+    }
+
+    /// WCAG's minimum contrast for text, which a label chosen by the ring keeps.
+    public static let minimumLabelContrast = 4.5
+
+    /// What the reader sees under the label or the track: `layers` (top first) composited
+    /// over the page; nil when they leave the page showing, so the result depends on it.
+    static func surface(_ layers: [RingColor], page: RingColor) -> RingColor {
+        layers.reversed().reduce(page) { below, layer in layer.over(below) }
+    }
+
+    /// Whether layers cover the page completely.
+    static func isOpaque(_ layers: [RingColor]) -> Bool {
+        layers.contains { $0.alpha == 255 }
+    }
+
+    /// A colour that reads on `layers` (top first): for `light` over a white page, `dark` a black
+    /// one; for `auto` the same colour in both schemes when the layers are opaque, else one
+    /// for each. `pick` chooses for one seen colour.
+    static func choose(
+        on layers: [RingColor], theme: RingSpec.Theme, _ pick: (RingColor) -> RingColor
+    ) -> SchemeColor {
+        let white = RingColor(rgb: 0xFFFFFF)
+        let black = RingColor(rgb: 0x000000)
+        switch theme {
+        case .light: return SchemeColor(color: pick(surface(layers, page: white)), dark: nil)
+        case .dark: return SchemeColor(color: pick(surface(layers, page: black)), dark: nil)
+        case .auto:
+            let light = pick(surface(layers, page: white))
+            guard !isOpaque(layers) else { return SchemeColor(color: light, dark: nil) }
+            let dark = pick(surface(layers, page: black))
+            return SchemeColor(color: light, dark: dark == light ? nil : dark)
+        }
+    }
+
+    /// A label colour for a label seen on `surface`: the preferred scheme colour when it
+    /// reads at ``minimumLabelContrast``, else the other scheme's, else black or white,
+    /// whichever reads better (one of them always does).
+    static func labelColor(on surface: RingColor, preferring preferred: RingColor) -> RingColor {
+        let other = preferred == DefaultColors.darkLabel ? DefaultColors.lightLabel : DefaultColors.darkLabel
+        let candidates = [preferred, other, RingColor(rgb: 0x000000), RingColor(rgb: 0xFFFFFF)]
+        return candidates.first { $0.contrast(with: surface) >= minimumLabelContrast }
+            ?? candidates.max { $0.contrast(with: surface) < $1.contrast(with: surface) }!
+    }
+
+    /// The default track colour that suits `surface`: the dark scheme's on a dark surface.
+    static func trackColor(on surface: RingColor) -> RingColor {
+        DefaultColors.darkLabel.contrast(with: surface) > DefaultColors.lightLabel.contrast(with: surface)
+            ? DefaultColors.darkTrack : DefaultColors.lightTrack
     }
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
