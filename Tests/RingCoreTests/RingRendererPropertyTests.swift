@@ -49,6 +49,11 @@ import Testing
                         let y = center.1 - r * cos(angle * .pi / 180)
                         #expect(inside(x, y, margin: strokeWidth / 2), "\(query): circle r=\(r)")
                     }
+                } else if element.name == "path", let d = element.attributes["d"], SVGInspector.pathPoints(d) == nil {
+                    // A contour (the outline of an open track): every point it passes through.
+                    for (x, y) in SVGInspector.vertices(d) {
+                        #expect(inside(x, y, margin: strokeWidth / 2), "\(query): contour \(d)")
+                    }
                 } else if element.name == "path", let d = element.attributes["d"], let path = SVGInspector.pathPoints(d)
                 {
                     // Sample the arc between consecutive points on its circle.

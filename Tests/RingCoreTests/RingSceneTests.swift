@@ -51,9 +51,29 @@ import Testing
         let track = try #require(s.track?.stroke)
         #expect(s.fill == RingScene.Disc(radius: track.radius - 10, color: RingColor(rgb: 0xEEEEEE)))
         let outline = try #require(s.outline)
-        let offset = 10 + outline.width / 2
-        #expect(outline.radii == [track.radius + offset, track.radius - offset])
+        #expect(outline.offset == 10 + outline.width / 2)
+        #expect(outline.radius == track.radius && outline.cap == .round)
         #expect(outline.arc == track.arc && !outline.isClosed)
+    }
+
+    /// On an open track the outline is one closed contour round the whole track shape: out
+    /// along the outer edge, round the end cap, back along the inner edge, round the start cap.
+    @Test func theOutlineEnclosesTheTracksCaps() throws {
+        for query in ["p=97&slice=0.5&outline=000000&trackWidth=30", "p=60&half&outline=000&dir=ccw"] {
+            let svg = SVGInspector(RingRenderer.render(try RingSpec(query: query)))
+            let outline = try #require(svg.elements.first { $0.name == "path" && $0.attributes["stroke"] == "#000000" })
+            let d = try #require(outline.attributes["d"])
+            let s = try scene(query)
+            let offset = try #require(s.outline?.offset)
+            #expect(d.hasSuffix("Z"), "\(query): \(d)")
+            // Two quarter arcs of the offset's radius at each end.
+            let capArcs =
+                d.components(separatedBy: "A\(RingLimits.plain(offset)) \(RingLimits.plain(offset)) ").count - 1
+            #expect(capArcs == 4, "\(query): \(d)")
+        }
+        let butt = SVGInspector(RingRenderer.render(try RingSpec(query: "p=60&slice=0.3&outline=000&cap=butt")))
+        let d = try #require(butt.elements.first { $0.attributes["stroke"] == "#000000" }?.attributes["d"])
+        #expect(d.hasSuffix("Z") && d.filter { $0 == "L" }.count == 2, "straight across butt ends: \(d)")
     }
 
     /// The gradient's stops spread along the usable arc, not the bar.

@@ -55,6 +55,8 @@ final class SVGInspector: NSObject, XMLParserDelegate {
             if !token.isEmpty, let value = Double(token) { numbers.append(value) }
             token = ""
         }
+        // Only paths of arcs on one circle: an outline contour (caps, lines) is not one.
+        guard !d.contains("L") else { return nil }
         for character in d {
             if character == "M" || character == "A" || character == "Z" {
                 flush()
@@ -76,12 +78,27 @@ final class SVGInspector: NSObject, XMLParserDelegate {
         var index = 2
         for command in commands.dropFirst() where command == "A" {
             guard index + 7 <= numbers.count else { return nil }
+            guard radius == 0 || radius == numbers[index] else { return nil }
             radius = numbers[index]
             clockwise = numbers[index + 4] == 1
             points.append((numbers[index + 5], numbers[index + 6]))
             index += 7
         }
         return (points, radius, clockwise)
+    }
+
+    /// Every point a path names: its move, line and arc end points.
+    static func vertices(_ d: String) -> [(Double, Double)] {
+        let numbers = d.split { "MALZ ".contains($0) }.compactMap { Double($0) }
+        var points: [(Double, Double)] = []
+        var index = 0
+        for command in d where "MAL".contains(command) {
+            let count = command == "A" ? 7 : 2
+            guard index + count <= numbers.count else { break }
+            points.append((numbers[index + count - 2], numbers[index + count - 1]))
+            index += count
+        }
+        return points
     }
 
     /// Degrees clockwise from 12 o'clock of a point around a centre, in 0..<360.

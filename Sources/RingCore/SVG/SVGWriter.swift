@@ -112,21 +112,20 @@ struct SVGWriter: ~Copyable {
         guard let bar = scene.bar?.stroke, scene.shadow != nil || scene.animation != nil else { return }
         w.append("<defs>")
         if let shadow = scene.shadow {
-            // Plain primitives: older librsvg has no feDropShadow.
+            // Only a blur: the shadow is its own element under the bar, offset by a transform
+            // and dimmed by its opacity, so a renderer without filters (CairoSVG) draws it
+            // sharp but in its place, and never moves the bar.
             w.append("<filter id=\"")
             appendID(into: &w)
-            w.append("-s\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
+            w.append("-s\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"")
+            w.append(number: -shadow.offset)
+            w.append("\" width=\"")
             w.append(number: scene.width)
             w.append("\" height=\"")
             w.append(number: scene.height)
-            w.append("\" color-interpolation-filters=\"sRGB\"><feGaussianBlur in=\"SourceAlpha\" stdDeviation=\"")
+            w.append("\" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"")
             w.append(number: shadow.blur)
-            w.append("\"/><feOffset dy=\"")
-            w.append(number: shadow.offset)
-            w.append("\" result=\"o\"/><feFlood flood-color=\"#000\" flood-opacity=\"")
-            w.append(number: shadow.opacity)
-            w.append("\"/><feComposite in2=\"o\" operator=\"in\"/><feMerge><feMergeNode/>")
-            w.append("<feMergeNode in=\"SourceGraphic\"/></feMerge></filter>")
+            w.append("\"/></filter>")
         }
         if scene.animation != nil {
             w.append("<mask id=\"")
@@ -140,7 +139,9 @@ struct SVGWriter: ~Copyable {
             w.append("\" d=\"")
             arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
             w.append("\" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
-            w.append(number: bar.width + 2)
+            // Wide enough to uncover the shadow's blur and offset too.
+            let shadowExtent = scene.shadow.map { 2 * (3 * $0.blur + $0.offset) } ?? 0
+            w.append(number: bar.width + 2 + shadowExtent)
             w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
             w.append("\" stroke-dasharray=\"")
             w.append(number: maskDashLength)
@@ -179,51 +180,111 @@ struct SVGWriter: ~Copyable {
 
     private func writeOutline(into w: inout ByteWriter) {
         guard let outline = scene.outline else { return }
-        for radius in outline.radii where radius > 0 {
-            if outline.isClosed {
+        if outline.isClosed {
+            for radius in [outline.radius + outline.offset, outline.radius - outline.offset] where radius > 0 {
                 circle(radius: radius, into: &w)
-            } else {
-                w.append("<path d=\"")
-                arcPath(outline.arc, radius: radius, closed: false, into: &w)
-                w.append("\"")
+                outlineStroke(outline, into: &w)
             }
-            w.append(" fill=\"none\"")
-            paint("stroke", outline.color, into: &w)
-            w.append(" stroke-width=\"")
-            w.append(number: outline.width)
-            w.append("\"/>")
+            return
         }
+        // One contour: out along the outer edge, round (or across) the end, back along the
+        // inner edge, round (or across) the start.
+        let arc = outline.arc
+        let outer = outline.radius + outline.offset
+        let inner = max(outline.radius - outline.offset, 0)
+        let back = RingScene.Arc(start: arc.end, sweep: -arc.sweep)
+        w.append("<path d=\"")
+        arcPath(arc, radius: outer, closed: false, into: &w)
+        outlineCap(at: arc.end, outline, from: outer, to: inner, into: &w)
+        arcPath(back, radius: inner, closed: false, move: false, into: &w)
+        outlineCap(at: arc.start, outline, from: inner, to: outer, into: &w)
+        w.append("Z\"")
+        outlineStroke(outline, into: &w)
+    }
+
+    /// From the outline's edge at `from` to the one at `to`, across the track's end at
+    /// `angle`: a semicircle round a round cap (two quarter arcs, so no arc has opposite end
+    /// points), a straight line across a butt one.
+    private func outlineCap(
+        at angle: Double, _ outline: RingScene.Outline, from: Double, to: Double, into w: inout ByteWriter
+    ) {
+        let end = scene.point(at: angle, radius: to)
+        guard outline.cap == .round else {
+            w.append(byte: UInt8(ascii: "L"))
+            w.append(number: end.x)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: end.y)
+            return
+        }
+        // The cap bulges forward at the end and backward at the start: in both, turning the same
+        // way as the arc runs.
+        let centre = scene.point(at: angle, radius: outline.radius)
+        let outward = (x: end.x - centre.x, y: end.y - centre.y)  // towards `to`, length `offset`
+        let forward = outline.arc.sweep < 0 ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
+        let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
+        for point in [middle, end] {
+            w.append(byte: UInt8(ascii: "A"))
+            w.append(number: outline.offset)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: outline.offset)
+            w.append(outline.arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
+            w.append(number: point.x)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: point.y)
+        }
+    }
+
+    private func outlineStroke(_ outline: RingScene.Outline, into w: inout ByteWriter) {
+        w.append(" fill=\"none\"")
+        paint("stroke", outline.color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: outline.width)
+        w.append("\"/>")
     }
 
     private func writeBar(into w: inout ByteWriter) {
         guard let bar = scene.bar else { return }  // 0 %: no bar, so round caps leave no dot
-        if scene.shadow != nil {
-            w.append("<g filter=\"url(#")
-            appendID(into: &w)
-            w.append("-s)\">")
-        }
         if scene.animation != nil {
             w.append("<g mask=\"url(#")
             appendID(into: &w)
             w.append("-m)\">")
         }
         let stroke = bar.stroke
+        if let shadow = scene.shadow {
+            w.append("<g filter=\"url(#")
+            appendID(into: &w)
+            w.append("-s)\" transform=\"translate(0 ")
+            w.append(number: shadow.offset)
+            w.append(")\" opacity=\"")
+            w.append(number: shadow.opacity)
+            w.append("\">")
+            let black = RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha)
+            if stroke.isDot {
+                dot(stroke, black, into: &w)
+            } else {
+                solidBar(stroke, black, into: &w)
+            }
+            w.append("</g>")
+        }
         switch bar.paint {
         case .solid(let color) where stroke.isDot:
             dot(stroke, color, into: &w)
         case .solid(let color):
-            w.append("<path d=\"")
-            arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
-            w.append("\" fill=\"none\"")
-            paint("stroke", color, into: &w)
-            w.append(" stroke-width=\"")
-            w.append(number: stroke.width)
-            w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+            solidBar(stroke, color, into: &w)
         case .gradient(let gradient):
             writeGradientBar(stroke, gradient, into: &w)
         }
         if scene.animation != nil { w.append("</g>") }
-        if scene.shadow != nil { w.append("</g>") }
+    }
+
+    private func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
+        w.append("<path d=\"")
+        arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
+        w.append("\" fill=\"none\"")
+        paint("stroke", color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: stroke.width)
+        w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
     }
 
     /// SVG has no conic gradient: the bar becomes short sub-arcs, each a solid colour taken
@@ -358,14 +419,18 @@ struct SVGWriter: ~Copyable {
 
     /// Path data for `arc`: a move and one arc command per half, so no single arc spans more
     /// than 180° or ends where it starts. `closed` adds `Z` for a full circle (no caps).
-    private func arcPath(_ arc: RingScene.Arc, radius r: Double, closed: Bool, into w: inout ByteWriter) {
+    private func arcPath(
+        _ arc: RingScene.Arc, radius r: Double, closed: Bool, move: Bool = true, into w: inout ByteWriter
+    ) {
         let pieces = arc.sweep.magnitude > 180 ? 2 : 1
         let piece = arc.sweep / Double(pieces)
-        let begin = scene.point(at: arc.start, radius: r)
-        w.append(byte: UInt8(ascii: "M"))
-        w.append(number: begin.x)
-        w.append(byte: UInt8(ascii: " "))
-        w.append(number: begin.y)
+        if move {
+            let begin = scene.point(at: arc.start, radius: r)
+            w.append(byte: UInt8(ascii: "M"))
+            w.append(number: begin.x)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: begin.y)
+        }
         for index in 1...pieces {
             let end = scene.point(at: arc.start + piece * Double(index), radius: r)
             w.append(byte: UInt8(ascii: "A"))

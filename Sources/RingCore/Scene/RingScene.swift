@@ -43,14 +43,19 @@ public struct RingScene: Sendable, Equatable {
         public var color: SchemeColor
     }
 
-    /// Thin strokes along both edges of the track, following its arc.
+    /// A thin stroke around the whole track shape, `offset` outside its edges: on a full
+    /// ring two circles, on an open arc one closed contour that also goes round the track's
+    /// caps (semicircles for round caps, straight across for butt ones).
     public struct Outline: Sendable, Equatable {
+        /// The track's centre line.
         public var arc: Arc
-        /// Outer and inner radius; an inner one at or below 0 is not drawn.
-        public var radii: [Double]
+        public var radius: Double
+        /// From the track's centre line to the outline's: half the track and half the outline.
+        public var offset: Double
+        public var cap: RingSpec.Cap
+        public var isClosed: Bool
         public var width: Double
         public var color: RingColor
-        public var isClosed: Bool
     }
 
     /// Colours spread evenly along the usable arc (`span` degrees from the bar's start), as on
@@ -71,6 +76,14 @@ public struct RingScene: Sendable, Equatable {
         public enum Paint: Sendable, Equatable {
             case solid(RingColor)
             case gradient(Gradient)
+
+            /// The paint's opacity, for its shadow: a solid colour's, or the most opaque stop's.
+            public var alpha: UInt8 {
+                switch self {
+                case .solid(let color): color.alpha
+                case .gradient(let gradient): gradient.stops.map(\.alpha).max() ?? 255
+                }
+            }
         }
 
         public var stroke: Stroke
@@ -157,10 +170,9 @@ extension RingScene {
             track = Track(stroke: trackStroke, color: color)
         }
         outline = spec.outline.map { color in
-            let offset = g.trackWidth / 2 + g.outlineWidth / 2
-            return Outline(
-                arc: g.track, radii: [g.radius + offset, g.radius - offset], width: g.outlineWidth, color: color,
-                isClosed: trackClosed)
+            Outline(
+                arc: g.track, radius: g.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
+                isClosed: trackClosed, width: g.outlineWidth, color: color)
         }
         if let arc = g.bar {
             let stroke = Stroke(arc: arc, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: g.barIsClosed)
