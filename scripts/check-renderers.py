@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Checks rings in real SVG renderers: librsvg (rsvg-convert) and resvg.
+"""Checks rings in real SVG renderers: librsvg (rsvg-convert), resvg and CairoSVG.
 
-For every catalogue example: xmllint says the SVG is well-formed, and both renderers draw it
+For every catalogue example: xmllint says the SVG is well-formed, and every renderer draws it
 at its declared size. For a set of angle probes (a red butt-capped bar, no track, no label):
 the pixels each renderer draws cover exactly the arc the URL contract promises, within 1.5°.
+Then, in pixels, in every renderer: values near 100 % draw visibly more bar and keep a gap;
+translucent gradients have even alpha, caps included; gradient rings show no seams; the
+outline of an open track encloses its caps; the shadow never moves the bar.
 
 Usage: scripts/check-renderers.py PATH-TO-ring
-Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), xmllint (libxml2-utils),
-pillow and numpy. A missing tool is a failure, never a skip.
+Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), cairosvg (PyPI), xmllint
+(libxml2-utils), pillow and numpy. A missing tool is a failure, never a skip.
 """
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
+import cairosvg  # noqa: F401  (a missing renderer fails here, loudly)
 import numpy as np
 from PIL import Image
 
@@ -33,14 +38,29 @@ def render(query):
     return result.stdout
 
 
+RENDERERS = ("rsvg", "resvg", "cairosvg")
+
+
 def rasterize(svg_path, renderer):
     png = svg_path + f".{renderer}.png"
     if renderer == "rsvg":
-        cmd = ["rsvg-convert", svg_path, "-o", png]
+        subprocess.run(["rsvg-convert", svg_path, "-o", png], check=True, capture_output=True)
+    elif renderer == "resvg":
+        subprocess.run(["resvg", svg_path, png], check=True, capture_output=True)
     else:
-        cmd = ["resvg", svg_path, png]
-    subprocess.run(cmd, check=True, capture_output=True)
+        cairosvg.svg2png(url=svg_path, write_to=png)
     return np.asarray(Image.open(png).convert("RGBA")).astype(int)
+
+
+def draw(query, renderer, name):
+    path = os.path.join(work, name + ".svg")
+    with open(path, "wb") as handle:
+        handle.write(render(query))
+    return rasterize(path, renderer)
+
+
+def red(image):
+    return (image[..., 0] > 200) & (image[..., 1] < 60) & (image[..., 2] < 60) & (image[..., 3] > 200)
 
 
 def covered(image, size):
@@ -74,7 +94,7 @@ for line in examples.strip().split("\n"):
     lint = subprocess.run(["xmllint", "--noout", path], capture_output=True, text=True)
     if lint.returncode != 0:
         failures.append(f"{name}: xmllint: {lint.stderr.strip()}")
-    for renderer in ("rsvg", "resvg"):
+    for renderer in RENDERERS:
         image = rasterize(path, renderer)
         if image[..., 3].max() == 0:
             failures.append(f"{name}: {renderer} drew nothing")
@@ -95,7 +115,7 @@ for query, start, sweep in probes:
         handle.write(render(full))
     size = int(dict(part.split("=") for part in full.split("&") if "=" in part).get("size", 120))
     want, low, high = expected_buckets(start, sweep)
-    for renderer in ("rsvg", "resvg"):
+    for renderer in RENDERERS:
         got = covered(rasterize(path, renderer), size)
         missing = np.nonzero(want & ~got)[0]
         # Anything drawn outside the arc (with 1.5° for anti-aliasing) is a misplaced bar.
@@ -105,8 +125,93 @@ for query, start, sweep in probes:
             failures.append(f"{query} in {renderer}: missing {list(missing)[:6]}, outside {outside[:6]}")
         angle_checks += 1
 
+# 3. Fidelity, in pixels.
+pixel_checks = 0
+
+
+def check(condition, message):
+    global pixel_checks
+    pixel_checks += 1
+    if not condition:
+        failures.append(message)
+
+
+def band(size, width, margin):
+    """Pixels whose centres lie inside the ring's bar, `margin` px in from both edges."""
+    ys, xs = np.mgrid[0:size, 0:size]
+    distance = np.hypot(xs + 0.5 - size / 2, ys + 0.5 - size / 2)
+    radius = size / 2 - width / 2
+    return (distance > radius - width / 2 + margin) & (distance < radius + width / 2 - margin)
+
+
+for renderer in RENDERERS:
+    # Values near 100 % look different, and an open ring keeps a gap (width 40, round caps).
+    counts = []
+    for value in (82, 90, 95, 99, 99.9):
+        image = draw(f"p={value}&width=40&color=ff0000&track=none&label=none", renderer, f"near-{value}")
+        counts.append(int(red(image).sum()))
+        if value == 99.9:
+            check(covered(image, 120).sum() < 360, f"{renderer}: p=99.9 at width 40 draws a closed ring")
+    check(all(a < b for a, b in zip(counts, counts[1:])),
+          f"{renderer}: bar pixels from p=82 to 99.9 at width 40 do not grow: {counts}")
+
+    # Translucent gradient stops: alpha even along the bar, caps included.
+    image = draw("p=80&gradient=ff000080,0000ff80&width=20&track=none&label=none", renderer, "alpha")
+    # The bar's interior, caps included: its clearly covered pixels, less two more pixels of
+    # edge. A doubled overlap or cap would show there as about 191.
+    inside = image[..., 3] >= 100
+    for _ in range(2):
+        inside = inside & np.roll(inside, 1, 0) & np.roll(inside, -1, 0) & np.roll(inside, 1, 1) & np.roll(inside, -1, 1)
+    alphas = image[..., 3][inside]
+    even = ((alphas >= 122) & (alphas <= 134)).mean() if len(alphas) else 0
+    check(len(alphas) > 500 and alphas.max() <= 134 and even >= 0.99,
+          f"{renderer}: translucent gradient alpha runs {alphas.min()}…{alphas.max()}, "
+          f"{even:.1%} within 128 ± 6")
+
+    # No seam between gradient segments: on a red page, a grey ramp must never turn reddish.
+    for query, size, width in (("p=100&gradient=000000,ffffff&width=40", 120, 40),
+                               ("p=100&gradient=000000,ffffff&size=16&width=5.33", 16, 5.33)):
+        image = draw(query + "&track=none&label=none&bg=ff0000", renderer, f"seam-{size}")
+        inside = band(size, width, 1)
+        leak = (image[..., 0] - (image[..., 1] + image[..., 2]) / 2)[inside]
+        check(leak.max() <= 12, f"{renderer}: {query} leaks the background by {leak.max():.0f}/255")
+
+    # The outline of an open track encloses it, caps included: flooding from the image's
+    # border through everything but the outline never reaches the track.
+    image = draw("p=97&slice=0.5&outline=000000&trackWidth=30&track=00ff00&color=00ff00&label=none&size=240",
+                 renderer, "outline")
+    wall = (image[..., 3] > 60) & (image[..., 0] < 90) & (image[..., 1] < 90) & (image[..., 2] < 90)
+    green = (image[..., 1] > 150) & (image[..., 0] < 120) & (image[..., 3] > 128)
+    seen = np.zeros(wall.shape, dtype=bool)
+    stack = [(y, x) for y in range(240) for x in (0, 239)] + [(y, x) for x in range(240) for y in (0, 239)]
+    reached = 0
+    while stack:
+        y, x = stack.pop()
+        if y < 0 or x < 0 or y >= 240 or x >= 240 or seen[y, x] or wall[y, x]:
+            continue
+        seen[y, x] = True
+        reached += green[y, x]
+        stack += [(y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)]
+    check(green.sum() > 1000 and reached == 0,
+          f"{renderer}: the outline leaves {reached} track pixels outside it")
+
+    # The shadow never moves the bar: its red pixels sit where they sit without a shadow.
+    # Compared with the same SVG with its shadow element taken out.
+    svg = render("p=72&size=480&color=ff0000&track=none&label=none&shadow=1").decode()
+    without = re.sub(r'<g filter="url\(#[^"]+\)"[^>]*>.*?</g>', "", svg, count=1)
+    check(without != svg, "the shadowed SVG has no shadow element to take out")
+    masks = []
+    for name, text in (("shadowed", svg), ("unshadowed", without)):
+        path = os.path.join(work, f"{name}.svg")
+        with open(path, "w") as handle:
+            handle.write(text)
+        masks.append(red(rasterize(path, renderer)))
+    moved = int((masks[0] ^ masks[1]).sum())
+    check(moved <= masks[1].sum() * 0.01, f"{renderer}: the shadow changes {moved} of the bar's pixels")
+
 for failure in failures:
     print("FAIL", failure)
-print(f"check-renderers: {count} catalogue images in rsvg and resvg, {angle_checks} angle checks: "
-      f"{count * 3 + angle_checks - len(failures)} passed, {len(failures)} failed")
+total = count * len(RENDERERS) + angle_checks + pixel_checks
+print(f"check-renderers: {count} catalogue images in {', '.join(RENDERERS)}, {angle_checks} angle checks, "
+      f"{pixel_checks} pixel checks: {total - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -179,8 +179,8 @@ import Testing
     }
 
     static let allowedElements: Set<String> = [
-        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "feOffset", "feFlood", "feComposite", "feMerge",
-        "feMergeNode", "mask", "rect", "circle", "path", "g", "text",
+        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "mask", "linearGradient", "stop", "rect", "circle",
+        "path", "g", "text",
     ]
 
     static func angularDistance(_ a: Double, _ b: Double) -> Double {

@@ -287,33 +287,96 @@ struct SVGWriter: ~Copyable {
         w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
     }
 
-    /// SVG has no conic gradient: the bar becomes short sub-arcs, each a solid colour taken
-    /// along the usable arc, overlapping slightly to hide seams; the caps stay solid.
+    /// SVG has no conic gradient: the bar becomes short sub-arcs, each with a linear gradient
+    /// along its chord from the colour at its start to the colour at its end, so the colour
+    /// runs on without steps however large the ring. Neighbours overlap by at least a pixel at
+    /// the bar's inner edge, where a fixed angle would shrink to nothing, so no seam shows.
+    ///
+    /// The sub-arcs and the round caps are painted opaque and the stops' alpha applied once,
+    /// as a group opacity when all stops share it, else as a mask of the same shapes in grey:
+    /// overlaps never add up to stripes or darker caps.
     private func writeGradientBar(
         _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, into w: inout ByteWriter
+    ) {
+        guard !bar.isDot else {
+            dot(bar, gradient.color(at: 0), into: &w)
+            return
+        }
+        let alphas = gradient.stops.map(\.alpha)
+        let uniform = alphas.allSatisfy { $0 == alphas[0] }
+        if !uniform {
+            w.append("<mask id=\"")
+            appendID(into: &w)
+            w.append("-ga\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
+            w.append(number: scene.width)
+            w.append("\" height=\"")
+            w.append(number: scene.height)
+            w.append("\" color-interpolation=\"sRGB\">")
+            gradientShapes(bar, gradient, suffix: "a", into: &w) { color in
+                RingColor(red: color.alpha, green: color.alpha, blue: color.alpha)
+            }
+            w.append("</mask><g mask=\"url(#")
+            appendID(into: &w)
+            w.append("-ga)\">")
+        } else if alphas[0] != 255 {
+            w.append("<g opacity=\"")
+            w.append(number: Double(alphas[0]) / 255, decimals: 3)
+            w.append("\">")
+        }
+        gradientShapes(bar, gradient, suffix: "c", into: &w) { color in
+            RingColor(red: color.red, green: color.green, blue: color.blue)
+        }
+        if !uniform || alphas[0] != 255 { w.append("</g>") }
+    }
+
+    /// The gradient bar's sub-arcs and caps, painted with `paint` of each colour, opaque.
+    private func gradientShapes(
+        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, suffix: StaticString, into w: inout ByteWriter,
+        paint colorOf: (RingColor) -> RingColor
     ) {
         let total = gradient.span
         let length = bar.arc.sweep.magnitude
         let sign: Double = bar.arc.sweep < 0 ? -1 : 1
         let count = max(1, Int((length / 6).rounded(.up)))
         let step = length / Double(count)
-        guard !bar.isDot else {
-            dot(bar, gradient.color(at: 0), into: &w)
-            return
+        // At least 1.5 px at the inner edge. Later sub-arcs paint over earlier ones, so an
+        // overlap longer than a sub-arc only hides what the next one covers anyway.
+        let inner = max(bar.radius - bar.width / 2, 0.5)
+        let overlap = max(0.75, 1.5 / inner * 180 / .pi)
+        w.append("<defs>")
+        for index in 0..<count {
+            let from = Double(index) * step
+            let begin = scene.point(at: bar.arc.start + sign * from, radius: bar.radius)
+            let end = scene.point(at: bar.arc.start + sign * (from + step), radius: bar.radius)
+            w.append("<linearGradient id=\"")
+            gradientID(suffix, index, into: &w)
+            w.append("\" gradientUnits=\"userSpaceOnUse\" x1=\"")
+            w.append(number: begin.x)
+            w.append("\" y1=\"")
+            w.append(number: begin.y)
+            w.append("\" x2=\"")
+            w.append(number: end.x)
+            w.append("\" y2=\"")
+            w.append(number: end.y)
+            w.append("\"><stop offset=\"0\" stop-color=\"")
+            w.append(rgb: colorOf(gradient.color(at: from / total)))
+            w.append("\"/><stop offset=\"1\" stop-color=\"")
+            w.append(rgb: colorOf(gradient.color(at: (from + step) / total)))
+            w.append("\"/></linearGradient>")
         }
-        w.append("<g fill=\"none\" stroke-width=\"")
+        w.append("</defs><g fill=\"none\" stroke-width=\"")
         w.append(number: bar.width)
         w.append("\">")
         for index in 0..<count {
             let from = Double(index) * step
             let isLast = index == count - 1
-            let overlap = isLast && !bar.isClosed ? 0 : min(0.75, step / 2)
-            let arc = RingScene.Arc(start: bar.arc.start + sign * from, sweep: sign * (step + overlap))
+            let extra = bar.isClosed ? overlap : isLast ? 0 : min(overlap, length - from - step)
+            let arc = RingScene.Arc(start: bar.arc.start + sign * from, sweep: sign * (step + extra))
             w.append("<path d=\"")
             arcPath(arc, radius: bar.radius, closed: false, into: &w)
-            w.append(byte: UInt8(ascii: "\""))
-            paint("stroke", gradient.color(at: (from + step / 2) / total), into: &w)
-            w.append("/>")
+            w.append("\" stroke=\"url(#")
+            gradientID(suffix, index, into: &w)
+            w.append(")\"/>")
         }
         w.append("</g>")
         if bar.cap == .round && !bar.isClosed {
@@ -326,10 +389,17 @@ struct SVGWriter: ~Copyable {
                 w.append("\" r=\"")
                 w.append(number: bar.width / 2)
                 w.append(byte: UInt8(ascii: "\""))
-                paint("fill", gradient.color(at: position), into: &w)
+                paint("fill", colorOf(gradient.color(at: position)), into: &w)
                 w.append("/>")
             }
         }
+    }
+
+    private func gradientID(_ suffix: StaticString, _ index: Int, into w: inout ByteWriter) {
+        appendID(into: &w)
+        w.append("-g")
+        w.append(suffix)
+        w.append(integer: index)
     }
 
     private func writeLabel(into w: inout ByteWriter) {
