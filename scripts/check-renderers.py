@@ -155,6 +155,11 @@ for renderer in RENDERERS:
     check(all(a < b for a, b in zip(counts, counts[1:])),
           f"{renderer}: bar pixels from p=82 to 99.9 at width 40 do not grow: {counts}")
 
+    # The smallest value shows the same small mark everywhere (no zero-length path).
+    for query in ("p=0.001", "p=0.001&cap=butt", "p=0.001&half", "p=0.001&gradient=ff0000,ff0000"):
+        image = draw(query + "&color=ff0000&track=none&label=none", renderer, "tiny")
+        check(red(image).sum() >= 10, f"{renderer}: {query} shows no mark ({red(image).sum()} pixels)")
+
     # Translucent gradient stops: alpha even along the bar, caps included.
     image = draw("p=80&gradient=ff000080,0000ff80&width=20&track=none&label=none", renderer, "alpha")
     # The bar's interior, caps included: its clearly covered pixels, less two more pixels of

@@ -57,7 +57,7 @@ if with_chromium:
         with open(page, "w") as handle:
             handle.write(f'<html><body style="margin:0;background:#fff"><img src="file://{path}"></body></html>')
         shot = os.path.join(work, f"{name}-chromium.png")
-        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-prefers-reduced-motion",
                         f"--virtual-time-budget=4000", f"--screenshot={shot}", "--window-size=1100,1100",
                         f"file://{page}"],
                        check=True, capture_output=True)
@@ -83,5 +83,5 @@ for row, (name, _) in enumerate(examples):
             image = flat
         image.thumbnail((CELL - 8, CELL - 8))
         sheet.paste(image, (150 + column * CELL + 4, y + 4))
-sheet.convert("RGB").quantize(colors=96, method=Image.Quantize.MEDIANCUT).save(out, optimize=True)
+sheet.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE).save(out, optimize=True)
 print(f"contact-sheet: {len(examples)} examples in {', '.join(renderers)} -> {out}")
