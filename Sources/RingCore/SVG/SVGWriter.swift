@@ -117,24 +117,18 @@ struct SVGWriter: ~Copyable {
             // sharp but in its place, and never moves the bar.
             w.append("<filter id=\"")
             appendID(into: &w)
-            w.append("-s\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"")
-            w.append(number: -shadow.offset)
-            w.append("\" width=\"")
-            w.append(number: scene.width)
-            w.append("\" height=\"")
-            w.append(number: scene.height)
-            w.append("\" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"")
+            w.append("-s\" filterUnits=\"userSpaceOnUse\"")
+            region(y: -shadow.offset, into: &w)
+            w.append(" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"")
             w.append(number: shadow.blur)
             w.append("\"/></filter>")
         }
         if scene.animation != nil {
             w.append("<mask id=\"")
             appendID(into: &w)
-            w.append("-m\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
-            w.append(number: scene.width)
-            w.append("\" height=\"")
-            w.append(number: scene.height)
-            w.append("\"><path class=\"")
+            w.append("-m\" maskUnits=\"userSpaceOnUse\"")
+            region(into: &w)
+            w.append("><path class=\"")
             className("a", into: &w, selector: false)
             w.append("\" d=\"")
             arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
@@ -307,11 +301,9 @@ struct SVGWriter: ~Copyable {
         if !uniform {
             w.append("<mask id=\"")
             appendID(into: &w)
-            w.append("-ga\" maskUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" width=\"")
-            w.append(number: scene.width)
-            w.append("\" height=\"")
-            w.append(number: scene.height)
-            w.append("\" color-interpolation=\"sRGB\">")
+            w.append("-ga\" maskUnits=\"userSpaceOnUse\"")
+            region(into: &w)
+            w.append(" color-interpolation=\"sRGB\">")
             gradientShapes(bar, gradient, suffix: "a", into: &w) { color in
                 RingColor(red: color.alpha, green: color.alpha, blue: color.alpha)
             }
@@ -381,16 +373,9 @@ struct SVGWriter: ~Copyable {
         w.append("</g>")
         if bar.cap == .round && !bar.isClosed {
             for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
-                let point = scene.point(at: angle, radius: bar.radius)
-                w.append("<circle cx=\"")
-                w.append(number: point.x)
-                w.append("\" cy=\"")
-                w.append(number: point.y)
-                w.append("\" r=\"")
-                w.append(number: bar.width / 2)
-                w.append(byte: UInt8(ascii: "\""))
-                paint("fill", colorOf(gradient.color(at: position)), into: &w)
-                w.append("/>")
+                disc(
+                    at: scene.point(at: angle, radius: bar.radius), width: bar.width,
+                    colorOf(gradient.color(at: position)), into: &w)
             }
         }
     }
@@ -453,25 +438,39 @@ struct SVGWriter: ~Copyable {
     /// A disc as wide as the stroke, where the stroke is.
     private func dot(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
         let point = scene.point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
-        w.append("<circle cx=\"")
-        w.append(number: point.x)
-        w.append("\" cy=\"")
-        w.append(number: point.y)
-        w.append("\" r=\"")
-        w.append(number: stroke.width / 2)
-        w.append(byte: UInt8(ascii: "\""))
+        disc(at: point, width: stroke.width, color, into: &w)
+    }
+
+    /// A filled disc `width` across at `point`.
+    private func disc(at point: (x: Double, y: Double), width: Double, _ color: RingColor, into w: inout ByteWriter) {
+        circle(x: point.x, y: point.y, radius: width / 2, into: &w)
         paint("fill", color, into: &w)
         w.append("/>")
     }
 
     /// `<circle cx cy r` without closing, centred on the ring.
     private func circle(radius: Double, into w: inout ByteWriter) {
+        circle(x: scene.centerX, y: scene.centerY, radius: radius, into: &w)
+    }
+
+    private func circle(x: Double, y: Double, radius: Double, into w: inout ByteWriter) {
         w.append("<circle cx=\"")
-        w.append(number: scene.centerX)
+        w.append(number: x)
         w.append("\" cy=\"")
-        w.append(number: scene.centerY)
+        w.append(number: y)
         w.append("\" r=\"")
         w.append(number: radius)
+        w.append(byte: UInt8(ascii: "\""))
+    }
+
+    /// ` x="0" y="…" width="…" height="…"`: a filter's or mask's region, the whole image.
+    private func region(y: Double = 0, into w: inout ByteWriter) {
+        w.append(" x=\"0\" y=\"")
+        w.append(number: y)
+        w.append("\" width=\"")
+        w.append(number: scene.width)
+        w.append("\" height=\"")
+        w.append(number: scene.height)
         w.append(byte: UInt8(ascii: "\""))
     }
 
