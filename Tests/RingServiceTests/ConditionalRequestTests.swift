@@ -99,6 +99,20 @@ import Testing
         #expect(try harness.get("/ring.svg?%70=72").body == RingRenderer.render(RingSpec(value: 72)))
     }
 
+    /// Over a real connection: 404 and 405 say how long to keep them, and TRACE is a 405.
+    @Test func notFoundAndMethodNotAllowedCarryCacheControlAtTheWire() throws {
+        let harness = try ServiceHarness()
+        let missing = try harness.get("/nope")
+        #expect(missing.status == 404)
+        #expect(missing.header("Cache-Control") == "public, max-age=60")
+        for method in ["TRACE", "POST", "OPTIONS"] {
+            let refused = try harness.get("/ring.svg?p=1", method: method)
+            #expect(refused.status == 405, "\(method)")
+            #expect(refused.header("Allow") == "GET, HEAD")
+            #expect(refused.header("Cache-Control") == "public, max-age=60")
+        }
+    }
+
     @Test func noProxyRevalidateButStaleWindows() throws {
         let harness = try ServiceHarness()
         let control = try #require(try harness.get("/ring.svg?p=9").header("Cache-Control"))
