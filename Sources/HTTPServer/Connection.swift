@@ -18,10 +18,10 @@ final class Connection {
     var peerClosed = false
     /// Output is flushed and our FIN sent; reading and discarding until the peer closes.
     var lingeringSince: Double?
-    /// The epoll events currently registered.
-    var interest: UInt32
+    /// What the poller currently watches this connection for.
+    var interest: PollInterest
 
-    init(fd: Int32, limits: HTTPRequestParser.Limits, now: Double, interest: UInt32) {
+    init(fd: Int32, limits: HTTPRequestParser.Limits, now: Double, interest: PollInterest) {
         self.fd = fd
         self.parser = HTTPRequestParser(limits: limits)
         self.lastActivity = now

@@ -1,8 +1,13 @@
-// Linux system calls that Swift's Glibc module does not expose.
-// Kept to plain declarations and tiny inline wrappers, in the manner of SwiftNIO's CNIOLinux.
+// System calls that Swift's Glibc module does not expose on Linux. Kept to plain declarations
+// and tiny inline wrappers, in the manner of SwiftNIO's CNIOLinux. Elsewhere (Darwin) only the
+// thread-naming call exists; the epoll backend that needs the rest is compiled on Linux only.
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
+/// Names the calling thread (at most 15 bytes), as `top -H` and /proc/PID/task/*/comm show it.
+int csystem_set_thread_name(const char *name);
+
+#ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -10,9 +15,6 @@
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block.
 int csystem_accept_nonblocking(int fd);
-
-/// Names the calling thread (at most 15 bytes), as `top -H` and /proc/PID/task/*/comm show it.
-int csystem_set_thread_name(const char *name);
 
 /// The epoll_event's user data as the file descriptor it was registered with.
 static inline int csystem_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }
@@ -25,5 +27,6 @@ static inline struct epoll_event csystem_epoll_event_make(unsigned int events, i
     event.data.fd = fd;
     return event;
 }
+#endif
 
 #endif

@@ -5,17 +5,17 @@ import Synchronization
     import Glibc
 #endif
 
-/// One thread, one epoll set, one listening socket: accepts, reads, parses, calls the
-/// responder and writes, never blocking.
+/// One thread, one poller, one listening socket: accepts, reads, parses, calls the responder
+/// and writes, never blocking.
 ///
-/// Level-triggered epoll keeps the system calls per request at about two (one `read`, one
-/// `send`, plus a share of `epoll_wait`); interest changes only when a write blocks or a
+/// Level-triggered readiness keeps the system calls per request at about two (one `read`, one
+/// `send`, plus a share of the poller's wait); interest changes only when a write blocks or a
 /// connection stops reading. Deadlines are checked on a coarse sweep that the server's Dispatch
 /// timer requests and this thread performs, since the connection state belongs to it; the loop
-/// keeps no clock of its own and sleeps in `epoll_wait` until there is work.
+/// keeps no clock of its own and sleeps in the poller until there is work.
 ///
-/// `@unchecked Sendable`: everything but `stopRequested`, `sweepRequested` and the wake
-/// descriptor is touched only by the loop's own thread.
+/// `@unchecked Sendable`: everything but `stopRequested`, `sweepRequested` and the poller's
+/// `wake()` is touched only by the loop's own thread.
 final class EventLoop: @unchecked Sendable {
     /// This loop's position, 0..<eventLoops; requests carry it to the responder.
     private let index: Int
@@ -23,8 +23,7 @@ final class EventLoop: @unchecked Sendable {
     private let limits: HTTPRequestParser.Limits
     private let responder: any HTTPResponder
     private let statistics: ServerStatistics
-    private let epoll: Int32
-    private let wake: Int32
+    private let poller: any Poller
     private var listener: Int32?
     private var connections: [Int32: Connection] = [:]
     private var date = HTTPDate()
@@ -36,8 +35,6 @@ final class EventLoop: @unchecked Sendable {
     private var acceptPausedUntil: Double?
 
     private static let lingerTimeout = 2.0
-    private static let readable = EPOLLIN.rawValue
-    private static let writable = EPOLLOUT.rawValue
 
     init(
         index: Int, listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder,
@@ -48,36 +45,27 @@ final class EventLoop: @unchecked Sendable {
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
         self.statistics = statistics
-        epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard epoll >= 0 else { throw SocketError("epoll_create1") }
-        wake = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
-        guard wake >= 0 else { throw SocketError("eventfd") }
+        poller = try EpollPoller()
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.listener = listener
-        guard register(wake, events: Self.readable), register(listener, events: Self.readable) else {
-            throw SocketError("epoll_ctl")
-        }
+        guard poller.add(listener, .readable) else { throw SocketError("poller add") }
     }
 
     deinit {
         readBuffer.deallocate()
-        close(epoll)
-        close(wake)
     }
 
     /// Asks the loop, from any thread, to stop accepting and drain.
     func requestStop() {
         stopRequested.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
+        poller.wake()
     }
 
     /// Asks the loop, from any thread, to check its connections' deadlines on its own thread.
     /// The server's Dispatch timer calls this every `deadlineCheckInterval`.
     func requestSweep() {
         sweepRequested.store(true, ordering: .releasing)
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
+        poller.wake()
     }
 
     /// Runs until stopped and drained; calls `started` once the thread is set up.
@@ -85,26 +73,21 @@ final class EventLoop: @unchecked Sendable {
         // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
         _ = csystem_set_thread_name("ring-loop-\(index)")
         started()
-        var events = [epoll_event](repeating: epoll_event(), count: 512)
         while true {
-            let ready = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
-            }
-            let now = MonotonicClock.now()
-            if ready > 0 {
-                for index in 0..<Int(ready) {
-                    let fd = withUnsafePointer(to: &events[index]) { csystem_epoll_event_fd($0) }
-                    let flags = events[index].events
-                    if fd == wake {
-                        var value: UInt64 = 0
-                        _ = read(wake, &value, 8)
-                    } else if fd == listener {
-                        acceptConnections(now: now)
-                    } else if let connection = connections[fd] {
-                        service(connection, flags: flags, now: now)
-                    }
+            var now = 0.0
+            var clockRead = false
+            let ready = poller.wait { event in
+                if !clockRead {
+                    now = MonotonicClock.now()
+                    clockRead = true
+                }
+                if event.fd == listener {
+                    acceptConnections(now: now)
+                } else if let connection = connections[event.fd] {
+                    service(connection, event, now: now)
                 }
             }
+            if !clockRead { now = MonotonicClock.now() }
             // After a big batch, let other runnable threads on this core go first: clients,
             // proxies or load generators on the same host answer sooner instead of waiting a
             // whole scheduler slice (docs/performance.md has the measurements).
@@ -126,14 +109,14 @@ final class EventLoop: @unchecked Sendable {
     private func acceptConnections(now: Double) {
         guard let listener else { return }
         while true {
-            let fd = csystem_accept_nonblocking(listener)
+            let fd = SocketCalls.acceptNonBlocking(listener)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
                 case EMFILE, ENFILE, ENOBUFS, ENOMEM:
                     // Out of descriptors or memory: stop accepting for a moment instead of
                     // spinning on a listener that stays readable (SwiftNIO's AcceptBackoffHandler).
-                    unregister(listener)
+                    poller.remove(listener)
                     acceptPausedUntil = now + 0.1
                     return
                 default: return  // EAGAIN: no more pending connections
@@ -146,31 +129,31 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             // Responses go out at once, not held back to coalesce (Nagle). A socket that
-            // refuses the option or the epoll set is broken: it is closed, not served.
+            // refuses the option or the poller is broken: it is closed, not served.
             var on: Int32 = 1
             guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) == 0,
-                register(fd, events: Self.readable)
+                poller.add(fd, .readable)
             else {
                 close(fd)
                 continue
             }
             statistics.open.add(1, ordering: .relaxed)
-            connections[fd] = Connection(fd: fd, limits: limits, now: now, interest: Self.readable)
+            connections[fd] = Connection(fd: fd, limits: limits, now: now, interest: .readable)
         }
     }
 
     // MARK: Serving a connection
 
-    private func service(_ connection: Connection, flags: UInt32, now: Double) {
-        if flags & (EPOLLERR.rawValue | EPOLLHUP.rawValue) != 0, flags & Self.readable == 0 {
+    private func service(_ connection: Connection, _ event: PollEvent, now: Double) {
+        if event.failed {
             closeConnection(connection)
             return
         }
-        if flags & Self.writable != 0 {
+        if event.writable {
             flush(connection, now: now)
             guard connections[connection.fd] != nil else { return }
         }
-        if flags & Self.readable != 0 {
+        if event.readable {
             receive(connection, now: now)
         }
     }
@@ -228,7 +211,7 @@ final class EventLoop: @unchecked Sendable {
             if !keepAlive { connection.closeAfterFlush = true }
         }
         // Interest is settled by `flush`, which always follows: changing it here would cost two
-        // epoll_ctl calls per request (add EPOLLOUT, then drop it once the write succeeds).
+        // interest changes per request (add writable, then drop it once the write succeeds).
     }
 
     private func flush(_ connection: Connection, now: Double) {
@@ -236,7 +219,7 @@ final class EventLoop: @unchecked Sendable {
             let count = connection.output.withUnsafeBytes { bytes in
                 send(
                     connection.fd, bytes.baseAddress! + connection.sent, bytes.count - connection.sent,
-                    Int32(MSG_NOSIGNAL))
+                    SocketCalls.sendFlags)
             }
             if count > 0 {
                 connection.sent += count
@@ -290,25 +273,22 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func updateInterest(_ connection: Connection) {
-        var wanted: UInt32 = 0
+        var wanted: PollInterest = []
         let backedUp = connection.output.count - connection.sent >= configuration.maxPendingOutputBytes
         if !connection.peerClosed, !backedUp, !(connection.closeAfterFlush && connection.lingeringSince == nil) {
-            wanted |= Self.readable
+            wanted.insert(.readable)
         }
-        if connection.hasPendingOutput { wanted |= Self.writable }
+        if connection.hasPendingOutput { wanted.insert(.writable) }
         guard wanted != connection.interest else { return }
         connection.interest = wanted
-        var event = csystem_epoll_event_make(wanted, connection.fd)
         // A connection whose interest cannot be changed would never be woken again, or never
         // stop being woken: close it.
-        if epoll_ctl(epoll, EPOLL_CTL_MOD, connection.fd, &event) != 0 { closeConnection(connection) }
+        if !poller.modify(connection.fd, wanted) { closeConnection(connection) }
     }
 
     private func closeConnection(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        // Closing the descriptor takes it out of the epoll set too; the explicit delete keeps the
-        // set exact even if a descriptor were ever shared, so its failure changes nothing here.
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, connection.fd, nil)
+        poller.remove(connection.fd)
         close(connection.fd)
         statistics.open.subtract(1, ordering: .relaxed)
     }
@@ -317,8 +297,8 @@ final class EventLoop: @unchecked Sendable {
 
     private func sweep(now: Double) {
         if let until = acceptPausedUntil, now >= until, let listener {
-            // Still out of memory for the epoll entry: try again at the next sweep.
-            acceptPausedUntil = register(listener, events: Self.readable) ? nil : now + 0.1
+            // Still out of memory for the poller's entry: try again at the next sweep.
+            acceptPausedUntil = poller.add(listener, .readable) ? nil : now + 0.1
         }
         for connection in Array(connections.values) {
             let expired: Bool
@@ -342,7 +322,7 @@ final class EventLoop: @unchecked Sendable {
         draining = true
         drainDeadline = now + configuration.drainTimeout
         if let listener {
-            unregister(listener)
+            poller.remove(listener)
             close(listener)
             self.listener = nil
         }
@@ -350,17 +330,5 @@ final class EventLoop: @unchecked Sendable {
         where !connection.hasPendingOutput && !connection.parser.hasPartialRequest && connection.lingeringSince == nil {
             closeConnection(connection)
         }
-    }
-
-    /// Adds `fd` to the epoll set; false when the kernel refuses (ENOMEM, ENOSPC).
-    private func register(_ fd: Int32, events: UInt32) -> Bool {
-        var event = csystem_epoll_event_make(events, fd)
-        return epoll_ctl(epoll, EPOLL_CTL_ADD, fd, &event) == 0
-    }
-
-    /// Takes the listener out of the set; it is re-added or closed after, so a failure (the
-    /// descriptor was not in the set) needs nothing more.
-    private func unregister(_ fd: Int32) {
-        _ = epoll_ctl(epoll, EPOLL_CTL_DEL, fd, nil)
     }
 }
