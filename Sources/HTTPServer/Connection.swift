@@ -12,12 +12,8 @@ final class Connection {
     var lastActivity: Double
     /// When the pending output first blocked (for the write deadline).
     var writeBlockedSince: Double?
-    /// No more requests: close once the output is flushed.
-    var closeAfterFlush = false
-    /// The peer sent FIN; answer what was received, then close.
-    var peerClosed = false
-    /// Output is flushed and our FIN sent; reading and discarding until the peer closes.
-    var lingeringSince: Double?
+    /// Where it is in its life: open, half-closed by the peer, closing, lingering.
+    var state = ConnectionState.open
     /// What the poller currently watches this connection for.
     var interest: PollInterest
 

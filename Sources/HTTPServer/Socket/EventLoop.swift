@@ -161,20 +161,20 @@ final class EventLoop: @unchecked Sendable {
     private func receive(_ connection: Connection, now: Double) {
         let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
         if count > 0 {
-            if connection.lingeringSince != nil { return }  // discarding after our FIN
+            if connection.state.discardsInput { return }  // after our FIN
             if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
             connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
             answerRequests(connection, now: now)
             flush(connection, now: now)
         } else if count == 0 {
-            if connection.lingeringSince != nil
+            if connection.state.discardsInput
                 || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest)
             {
                 closeConnection(connection)
                 return
             }
             // Half-closed: answer what arrived, then close.
-            connection.peerClosed = true
+            connection.state = connection.state.next(on: .peerFinished).0
             answerRequests(connection, now: now)
             flush(connection, now: now)
         } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
@@ -184,7 +184,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers every complete buffered request, in order, until the output backs up.
     private func answerRequests(_ connection: Connection, now: Double) {
-        while !connection.closeAfterFlush,
+        while connection.state.answersRequests,
             connection.output.count - connection.sent < configuration.maxPendingOutputBytes
         {
             var request: HTTPRequest
@@ -198,17 +198,17 @@ final class EventLoop: @unchecked Sendable {
                 ResponseSerializer.append(
                     response, headOnly: false, keepAlive: false, minorVersion: 1, date: date.current(),
                     to: &connection.output)
-                connection.closeAfterFlush = true
+                connection.state = connection.state.next(on: .lastResponseQueued).0
                 break
             }
             let response = responder.respond(to: request)
-            let keepAlive = request.keepAlive && !draining && !connection.peerClosed
+            let keepAlive = request.keepAlive && !draining && !connection.state.nextResponseIsLast
             ResponseSerializer.append(
                 response, headOnly: request.method == .head, keepAlive: keepAlive,
                 minorVersion: request.minorVersion, date: date.current(), to: &connection.output)
             connection.lastActivity = now
             connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
-            if !keepAlive { connection.closeAfterFlush = true }
+            if !keepAlive { connection.state = connection.state.next(on: .lastResponseQueued).0 }
         }
         // Interest is settled by `flush`, which always follows: changing it here would cost two
         // interest changes per request (add writable, then drop it once the write succeeds).
@@ -237,48 +237,39 @@ final class EventLoop: @unchecked Sendable {
         connection.output.removeAll(keepingCapacity: connection.output.capacity <= 64 * 1024)
         connection.sent = 0
         connection.writeBlockedSince = nil
-        if connection.closeAfterFlush {
-            finish(connection, now: now)
-            return
-        }
-        // Requests held back while output was backed up.
-        if connection.parser.hasPartialRequest {
-            answerRequests(connection, now: now)
-            if connection.hasPendingOutput || connection.closeAfterFlush {
-                flush(connection, now: now)
+        let (state, action) = connection.state.next(on: .flushed(at: now))
+        connection.state = state
+        switch action {
+        case .sendFIN:
+            guard shutdown(connection.fd, Int32(SHUT_WR)) == 0 else {
+                closeConnection(connection)  // ENOTCONN: the peer is gone already
                 return
             }
-        }
-        if connection.peerClosed {
+            updateInterest(connection)
+        case .close:
             closeConnection(connection)
-        } else {
+        case .answerBuffered:
+            // Requests held back while output was backed up.
+            if connection.parser.hasPartialRequest {
+                answerRequests(connection, now: now)
+                if connection.hasPendingOutput || !connection.state.answersRequests {
+                    flush(connection, now: now)
+                    return
+                }
+            }
+            if connection.state == .peerClosed {
+                closeConnection(connection)  // nothing left to answer
+            } else {
+                updateInterest(connection)
+            }
+        case .none:
             updateInterest(connection)
         }
     }
 
-    /// All output sent and no more requests wanted: send FIN and linger briefly, reading and
-    /// discarding, so unread request bytes do not make the kernel reset the connection before
-    /// the client has read the response.
-    private func finish(_ connection: Connection, now: Double) {
-        if connection.peerClosed {
-            closeConnection(connection)
-            return
-        }
-        guard shutdown(connection.fd, Int32(SHUT_WR)) == 0 else {
-            closeConnection(connection)  // ENOTCONN: the peer is gone already
-            return
-        }
-        connection.lingeringSince = now
-        updateInterest(connection)
-    }
-
     private func updateInterest(_ connection: Connection) {
-        var wanted: PollInterest = []
         let backedUp = connection.output.count - connection.sent >= configuration.maxPendingOutputBytes
-        if !connection.peerClosed, !backedUp, !(connection.closeAfterFlush && connection.lingeringSince == nil) {
-            wanted.insert(.readable)
-        }
-        if connection.hasPendingOutput { wanted.insert(.writable) }
+        let wanted = connection.state.interest(hasPendingOutput: connection.hasPendingOutput, backedUp: backedUp)
         guard wanted != connection.interest else { return }
         connection.interest = wanted
         // A connection whose interest cannot be changed would never be woken again, or never
@@ -300,19 +291,16 @@ final class EventLoop: @unchecked Sendable {
             // Still out of memory for the poller's entry: try again at the next sweep.
             acceptPausedUntil = poller.add(listener, .readable) ? nil : now + 0.1
         }
+        let limits = ConnectionState.Deadlines(
+            header: configuration.headerTimeout, idle: draining ? 0 : configuration.idleTimeout,
+            write: configuration.writeTimeout, linger: Self.lingerTimeout)
         for connection in Array(connections.values) {
-            let expired: Bool
-            if let since = connection.lingeringSince {
-                expired = now - since > Self.lingerTimeout
-            } else if let blocked = connection.writeBlockedSince {
-                expired = now - blocked > configuration.writeTimeout
-            } else if let started = connection.requestStartedAt, connection.parser.hasPartialRequest {
-                expired = now - started > configuration.headerTimeout
-            } else {
-                expired = now - connection.lastActivity > (draining ? 0 : configuration.idleTimeout)
-            }
-            if expired {
-                if connection.lingeringSince == nil { statistics.timedOut.add(1, ordering: .relaxed) }
+            let (deadline, isTimeout) = connection.state.deadline(
+                writeBlockedSince: connection.writeBlockedSince, requestStartedAt: connection.requestStartedAt,
+                hasPartialRequest: connection.parser.hasPartialRequest, lastActivity: connection.lastActivity,
+                limits: limits)
+            if now > deadline {
+                if isTimeout { statistics.timedOut.add(1, ordering: .relaxed) }
                 closeConnection(connection)
             }
         }
@@ -327,7 +315,7 @@ final class EventLoop: @unchecked Sendable {
             self.listener = nil
         }
         for connection in Array(connections.values)
-        where !connection.hasPendingOutput && !connection.parser.hasPartialRequest && connection.lingeringSince == nil {
+        where !connection.hasPendingOutput && !connection.parser.hasPartialRequest && !connection.state.discardsInput {
             closeConnection(connection)
         }
     }
