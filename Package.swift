@@ -13,11 +13,12 @@ let package = Package(
         .executable(name: "ring", targets: ["ring"])
     ],
     targets: [
-        // System headers that Swift's Glibc module leaves out (epoll, accept4, eventfd).
+        // System headers that Swift's Glibc module leaves out (epoll, accept4, eventfd); on
+        // Darwin only thread naming.
         .target(name: "CSystem"),
         // Pure: query -> RingSpec -> geometry -> SVG bytes. No I/O.
         .target(name: "RingCore", swiftSettings: swiftSettings),
-        // HTTP/1.1 over epoll; knows nothing about rings.
+        // HTTP/1.1 over epoll (Linux) or Dispatch (anywhere); knows nothing about rings.
         .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(name: "RingService", dependencies: ["RingCore", "HTTPServer"], swiftSettings: swiftSettings),
@@ -39,6 +40,7 @@ let package = Package(
             dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport", "RingTestSupport"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ringTests", dependencies: ["ring", "RingCore", "HTTPTestSupport"], swiftSettings: swiftSettings),
+            name: "ringTests", dependencies: ["ring", "RingCore", "HTTPServer", "HTTPTestSupport"],
+            swiftSettings: swiftSettings),
     ]
 )

@@ -3,11 +3,16 @@
 # client, releases what the attackers held, and drains cleanly on SIGTERM. See
 # docs/reliability.md for what each round does and the latest figures.
 #
-#   scripts/attack.sh
+#   scripts/attack.sh [--io epoll|dispatch]     (default: the server's default, epoll on Linux)
 #
 # Installs wrk and slowhttptest from Debian if missing. Exits 1 if any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+io=()
+if [ "${1:-}" = "--io" ]; then
+    [ -n "${2:-}" ] || { echo "attack.sh: --io needs epoll or dispatch" >&2; exit 2; }
+    io=(--io "$2")
+fi
 if ! command -v wrk >/dev/null || ! command -v slowhttptest >/dev/null; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq && apt-get install -y -qq --no-install-recommends wrk slowhttptest >/dev/null
@@ -19,10 +24,11 @@ port=18180
 url="http://127.0.0.1:$port/ring.svg?p=72&slice=0.45"
 log=$(mktemp -d)
 
-"$ring" serve --host 127.0.0.1 --port $port --access-log off 2>"$log/server.err" &
+"$ring" serve --host 127.0.0.1 --port $port --access-log off "${io[@]}" 2>"$log/server.err" &
 pid=$!
 trap 'kill $pid 2>/dev/null || true; rm -rf "$log"' EXIT
 sleep 1
+head -n 1 "$log/server.err"
 status=0
 check() { # check DESCRIPTION COMMAND...
     if "${@:2}"; then echo "  PASS  $1"; else echo "  FAIL  $1"; status=1; fi

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Side-by-side benchmark: ring serve against nginx serving the same SVG bytes as a static file,
-# on loopback, in one run, with every figure also given as a ratio. See docs/performance.md.
+# on loopback, in one run, with every figure also given as a ratio. The goals are the epoll
+# backend's (the Linux default); the Dispatch backend (`--io dispatch`) runs in the same rounds
+# beside it, for its figures. See docs/performance.md.
 #
 #   scripts/bench.sh [SECONDS]     (default 5 seconds a round)
 #
@@ -20,6 +22,7 @@ ring="$(swift build -c release --show-bin-path)/ring"
 dir=$(mktemp -d)
 ring_port=18080
 nginx_port=18081
+dispatch_port=18082
 query='p=72&slice=0.45'
 mkdir -p "$dir/html"
 "$ring" render "$query" > "$dir/html/ring.svg"
@@ -28,9 +31,11 @@ sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$nginx_port|g" scripts/bench/nginx.conf > "
 ulimit -n 65536 2>/dev/null || true
 "$ring" serve --host 127.0.0.1 --port $ring_port --access-log off 2>"$dir/ring.log" &
 ring_pid=$!
+"$ring" serve --host 127.0.0.1 --port $dispatch_port --access-log off --io dispatch 2>"$dir/dispatch.log" &
+dispatch_pid=$!
 nginx -c "$dir/nginx.conf"
 cleanup() {
-    kill "$ring_pid" 2>/dev/null || true
+    kill "$ring_pid" "$dispatch_pid" 2>/dev/null || true
     nginx -c "$dir/nginx.conf" -s stop 2>/dev/null || true
     rm -rf "$dir"
 }
@@ -42,7 +47,9 @@ url() { echo "http://127.0.0.1:$1/ring.svg?$query"; }
 # Same bytes from both.
 curl -s "$(url $ring_port)" > "$dir/a.svg"
 curl -s "$(url $nginx_port)" > "$dir/b.svg"
-cmp -s "$dir/a.svg" "$dir/b.svg" || { echo "bench: the two servers do not serve the same bytes" >&2; exit 1; }
+curl -s "$(url $dispatch_port)" > "$dir/c.svg"
+cmp -s "$dir/a.svg" "$dir/b.svg" && cmp -s "$dir/a.svg" "$dir/c.svg" ||
+    { echo "bench: the servers do not serve the same bytes" >&2; exit 1; }
 
 # CPU ticks (user, system) of all threads of the given processes.
 ticks() {
@@ -78,30 +85,38 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 status=0
 verdict() { if awk -v v="$1" -v g="$2" -v d="$3" 'BEGIN {exit !(d == "ge" ? v >= g : v <= g)}'; then echo PASS; else echo MISS; status=1; fi; }
 
-echo "machine: $(nproc) cores, $(uname -r); rounds of ${duration}s, ring and nginx alternating"
-declare -a ring_hit nginx_hit ring_cpu nginx_cpu
+echo "machine: $(nproc) cores, $(uname -r); rounds of ${duration}s, ring (epoll), nginx and ring (dispatch) alternating"
+declare -a ring_hit nginx_hit ring_cpu nginx_cpu dispatch_hit dispatch_cpu
 for round in 1 2 3; do
     run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; ring_hit+=("$rps"); ring_cpu+=("$cpu")
     run hit "$nginx_pids" "$(url $nginx_port)" -t2 -c64 -d"${duration}s"; nginx_hit+=("$rps"); nginx_cpu+=("$cpu")
+    run hit "$dispatch_pid" "$(url $dispatch_port)" -t2 -c64 -d"${duration}s"
+    dispatch_hit+=("$rps"); dispatch_cpu+=("$cpu")
 done
 rh=$(median "${ring_hit[@]}"); nh=$(median "${nginx_hit[@]}")
 rc=$(median "${ring_cpu[@]}"); nc=$(median "${nginx_cpu[@]}")
+dh=$(median "${dispatch_hit[@]}"); dc=$(median "${dispatch_cpu[@]}")
 
-declare -a ring_miss nginx_miss ring_miss_cpu
+declare -a ring_miss nginx_miss ring_miss_cpu dispatch_miss dispatch_miss_cpu
 for round in 1 2; do
     run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     ring_miss+=("$rps"); ring_miss_cpu+=("$cpu")
     run miss "$nginx_pids" "http://127.0.0.1:$nginx_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     nginx_miss+=("$rps")
+    run miss "$dispatch_pid" "http://127.0.0.1:$dispatch_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
+    dispatch_miss+=("$rps"); dispatch_miss_cpu+=("$cpu")
 done
 rm_=$(median "${ring_miss[@]}"); nm=$(median "${nginx_miss[@]}"); rmc=$(median "${ring_miss_cpu[@]}")
+dm=$(median "${dispatch_miss[@]}"); dmc=$(median "${dispatch_miss_cpu[@]}")
 
-declare -a ring_p99 nginx_p99
+declare -a ring_p99 nginx_p99 dispatch_p99
 for round in 1 2; do
     run latency "$ring_pid" "$(url $ring_port)" -t2 -c256 -d"${duration}s" --latency; ring_p99+=("$p99")
     run latency "$nginx_pids" "$(url $nginx_port)" -t2 -c256 -d"${duration}s" --latency; nginx_p99+=("$p99")
+    run latency "$dispatch_pid" "$(url $dispatch_port)" -t2 -c256 -d"${duration}s" --latency
+    dispatch_p99+=("$p99")
 done
-rp=$(median "${ring_p99[@]}"); np=$(median "${nginx_p99[@]}")
+rp=$(median "${ring_p99[@]}"); np=$(median "${nginx_p99[@]}"); dp=$(median "${dispatch_p99[@]}")
 
 printf '\n%-44s %12s %12s %8s  %s\n' "round" "ring" "nginx" "ratio" "goal"
 printf '%-44s %12s %12s %8s  %s\n' "cache hit, -t2 -c64, req/s" "$rh" "$nh" "$(ratio "$rh" "$nh")" \
@@ -112,6 +127,12 @@ printf '%-44s %12s %12s %8s  %s\n' "every request a new spec, req/s" "$rm_" "$nm
 printf '%-44s %12s %12s\n' "new spec, server CPU µs per request" "$rmc" "-"
 printf '%-44s %12s %12s %8s  %s\n' "cache hit, -c256, p99 latency (ms)" "$rp" "$np" "$(ratio "$rp" "$np")" \
     "≤ 0.75 × nginx: $(verdict "$(ratio "$rp" "$np")" 0.75 le)"
+printf '%-44s %12s %12s %8s\n' "dispatch: cache hit, req/s" "$dh" "$nh" "$(ratio "$dh" "$nh")"
+printf '%-44s %12s %12s %8s\n' "dispatch: cache hit, CPU µs per request" "$dc" "$nc" "$(ratio "$dc" "$nc")"
+printf '%-44s %12s %12s %8s\n' "dispatch: new spec, req/s (vs nginx hit)" "$dm" "$nh" "$(ratio "$dm" "$nh")"
+printf '%-44s %12s %12s\n' "dispatch: new spec, CPU µs per request" "$dmc" "-"
+printf '%-44s %12s %12s %8s\n' "dispatch: cache hit, -c256, p99 (ms)" "$dp" "$np" "$(ratio "$dp" "$np")"
+kill "$dispatch_pid" 2>/dev/null || true  # the memory and connection rounds are epoll's
 
 # Memory: a million distinct specs through a cache capped at 64 MiB.
 cap_mb=64

@@ -3,6 +3,8 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// A minimal HTTP/1.1 server: one event loop per core, each with its own listening socket
@@ -58,7 +60,7 @@ public final class Server: Sendable {
     @discardableResult
     public func start() throws(SocketError) -> Int {
         signal(SIGPIPE, SIG_IGN)
-        Self.raiseDescriptorLimit()
+        SocketCalls.raiseDescriptorLimit()
         try startDeadlineTimer()
         let loops: [EventLoop]
         let port: Int
@@ -159,12 +161,5 @@ public final class Server: Sendable {
             sources.append(source)
         }
         state.withLock { $0.signalSources += sources }
-    }
-
-    private static func raiseDescriptorLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

@@ -5,8 +5,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var host: String = "0.0.0.0"
     /// TCP port; 0 asks the kernel for a free one (tests use this).
     public var port: Int = 8080
-    /// Event loops, each one thread with its own epoll set and listening socket.
+    /// Event loops, each one thread with its own poller and listening socket.
     public var eventLoops: Int = ServerConfiguration.processorCount
+    /// How the loops wait for sockets: epoll where it exists (Linux), Dispatch elsewhere.
+    public var io: IOBackend = .platformDefault
     /// Connections held at once; more are accepted and closed at once.
     public var maxConnections: Int = 10_000
     /// Longest request line (method, target, version) in bytes; longer → 414.
@@ -44,6 +46,29 @@ public struct ServerConfiguration: Sendable, Equatable {
     }
 }
 
+/// How event loops wait for their sockets. Both serve the same HTTP, pass the same tests and
+/// keep the same limits; they differ in cost (docs/performance.md).
+public enum IOBackend: String, Sendable, CaseIterable {
+    #if os(Linux)
+        /// One epoll set per loop, handled in batches on the loop's thread: the fast path.
+        case epoll
+    #endif
+    /// Dispatch read and write sources on a private serial queue per loop: runs wherever
+    /// Dispatch does.
+    case dispatch
+
+    /// epoll on Linux, Dispatch everywhere else.
+    public static var platformDefault: IOBackend {
+        #if os(Linux)
+            .epoll
+        #else
+            .dispatch
+        #endif
+    }
+}
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif

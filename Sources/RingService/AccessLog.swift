@@ -3,6 +3,8 @@ import HTTPServer
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// One line per request, appended to an in-memory buffer and written out by a Dispatch timer

@@ -3,6 +3,8 @@ import RingCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The ring service as an ``HTTPResponder``: `/ring.svg`, `/healthz`, `/metrics` and the

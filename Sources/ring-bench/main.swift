@@ -4,6 +4,8 @@ import RingService
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Release-only measurements of the core and the cache hot path, on one core.

@@ -1,5 +1,9 @@
+import HTTPServer
+
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `ring healthcheck`: asks a local `ring serve` for `/healthz` and exits 0 on a 200, 1
@@ -35,7 +39,10 @@ enum HealthcheckCommand {
     }
 
     private static func probe(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // A server that goes away mid-request fails the check instead of killing it with
+        // SIGPIPE; ignoring the signal works on every platform, unlike MSG_NOSIGNAL.
+        signal(SIGPIPE, SIG_IGN)
+        let fd = socket(AF_INET, SocketCalls.stream, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 2, tv_usec: 0)
@@ -52,7 +59,7 @@ enum HealthcheckCommand {
         }
         guard connected == 0 else { return false }
         let request = Array("GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count
+        guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, 0) }) == request.count
         else {
             return false
         }

@@ -3,6 +3,8 @@ import RingCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `ring render QUERY`: the exact bytes the server would serve for `/ring.svg?QUERY`.

@@ -3,6 +3,8 @@ import RingService
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `ring serve`: parses flags (and `HOST`/`PORT` from the environment), starts the server,
@@ -97,6 +99,14 @@ enum ServeCommand {
             return !text.isEmpty
         },
         .server("--threads", "N", "event loops, one thread each; default: cores", \.eventLoops, in: 1...256),
+        Flag(
+            name: "--io", value: IOBackend.allCases.map(\.rawValue).joined(separator: "|"),
+            help: "how the loops wait for sockets (\(IOBackend.platformDefault.rawValue))"
+        ) { text, server, _, _ in
+            guard let backend = IOBackend(rawValue: text) else { return false }
+            server.io = backend
+            return true
+        },
         .server("--max-connections", "N", "connections held at once", \.maxConnections, in: 1...1_000_000),
         .server(
             "--yield-after", "EVENTS", "yield the core after a batch this large, 0 never", \.yieldAfterEvents,
@@ -191,7 +201,7 @@ enum ServeCommand {
             server.shutdownOnSignals()
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops)",
+                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops, \(configuration.io.rawValue))",
                 to: &stderr)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)

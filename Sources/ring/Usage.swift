@@ -3,6 +3,8 @@ import RingCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Help texts and the usage-error exit.

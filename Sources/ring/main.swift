@@ -2,6 +2,8 @@ import RingCore
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// `ring serve` and `ring render QUERY`. Exit status: 0 success, 1 a bad query or a failure

@@ -6,6 +6,8 @@ import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Timeouts, half-closed and reset connections, limits and graceful shutdown.
@@ -19,8 +21,8 @@ import Testing
         return condition()
     }
 
-    @Test func cutsOffSlowHeadersWhileServingOthers() throws {
-        let server = try TestServer { $0.headerTimeout = 0.5 }
+    @Test(arguments: IOBackend.allCases) func cutsOffSlowHeadersWhileServingOthers(io: IOBackend) throws {
+        let server = try TestServer(io) { $0.headerTimeout = 0.5 }
         let slow = try server.client()
         slow.send("GET / HTTP/1.1\r\nHost: x\r\n")
         let started = Date()
@@ -33,8 +35,8 @@ import Testing
         #expect(server.server.statistics.timeouts >= 1)
     }
 
-    @Test func closesIdleKeepAliveConnections() throws {
-        let server = try TestServer { $0.idleTimeout = 0.4 }
+    @Test(arguments: IOBackend.allCases) func closesIdleKeepAliveConnections(io: IOBackend) throws {
+        let server = try TestServer(io) { $0.idleTimeout = 0.4 }
         let client = try server.client()
         client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
@@ -43,8 +45,8 @@ import Testing
         #expect(Date().timeIntervalSince(started) >= 0.3)
     }
 
-    @Test func dropsClientsThatDoNotReadTheirResponse() throws {
-        let server = try TestServer { $0.writeTimeout = 0.5 }
+    @Test(arguments: IOBackend.allCases) func dropsClientsThatDoNotReadTheirResponse(io: IOBackend) throws {
+        let server = try TestServer(io) { $0.writeTimeout = 0.5 }
         let client = try server.client()
         var size: Int32 = 4096
         setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -56,8 +58,8 @@ import Testing
         client.reset()
     }
 
-    @Test func answersAHalfClosedClient() throws {
-        let server = try TestServer()
+    @Test(arguments: IOBackend.allCases) func answersAHalfClosedClient(io: IOBackend) throws {
+        let server = try TestServer(io)
         let client = try server.client()
         client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\n\r\n")
         client.shutdownWrite()
@@ -67,8 +69,8 @@ import Testing
         #expect(client.isClosedByPeer())
     }
 
-    @Test func survivesResetConnectionsAndReleasesThem() throws {
-        let server = try TestServer()
+    @Test(arguments: IOBackend.allCases) func survivesResetConnectionsAndReleasesThem(io: IOBackend) throws {
+        let server = try TestServer(io)
         for index in 0..<200 {
             let client = try server.client()
             client.send(index % 2 == 0 ? "GET / HTTP/1.1\r\nHost: x\r\n" : "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -80,8 +82,8 @@ import Testing
             "\(server.server.statistics.openConnections) still open")
     }
 
-    @Test func deliversLargeResponsesToSlowReaders() throws {
-        let server = try TestServer()
+    @Test(arguments: IOBackend.allCases) func deliversLargeResponsesToSlowReaders(io: IOBackend) throws {
+        let server = try TestServer(io)
         let client = try server.client()
         var size: Int32 = 65536
         setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -92,8 +94,8 @@ import Testing
         #expect(client.readResponse()?.text == "GET /after  1.1")
     }
 
-    @Test func backsOffAPipelineFlood() throws {
-        let server = try TestServer { $0.maxPendingOutputBytes = 64 * 1024 }
+    @Test(arguments: IOBackend.allCases) func backsOffAPipelineFlood(io: IOBackend) throws {
+        let server = try TestServer(io) { $0.maxPendingOutputBytes = 64 * 1024 }
         let client = try server.client()
         // 200 pipelined requests for 4 MiB each: the server must stop reading, not buffer 800 MiB.
         client.send(String(repeating: "GET /big HTTP/1.1\r\nHost: x\r\n\r\n", count: 200))
@@ -102,8 +104,8 @@ import Testing
         }
     }
 
-    @Test func refusesConnectionsOverTheCap() throws {
-        let server = try TestServer {
+    @Test(arguments: IOBackend.allCases) func refusesConnectionsOverTheCap(io: IOBackend) throws {
+        let server = try TestServer(io) {
             $0.maxConnections = 2
             $0.eventLoops = 1
         }
@@ -118,11 +120,12 @@ import Testing
         #expect(server.server.statistics.refusedConnections == 1)
     }
 
-    @Test func drainsOnShutdown() throws {
+    @Test(arguments: IOBackend.allCases) func drainsOnShutdown(io: IOBackend) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.eventLoops = 2
+        configuration.io = io
         let server = Server(configuration: configuration, responder: EchoResponder())
         let port = try server.start()
         let idle = try RawClient(port: port)

@@ -22,16 +22,19 @@ struct EchoResponder: HTTPResponder {
     }
 }
 
-/// A started server on a free loopback port, shut down when the test is done with it.
+/// A started server on a free loopback port, shut down when the test is done with it. Every
+/// suite that talks to a server runs once per I/O backend (`@Test(arguments: IOBackend.allCases)`),
+/// so both pass the same tests.
 final class TestServer {
     let server: Server
     let port: Int
 
-    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(_ io: IOBackend, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.eventLoops = 2
+        configuration.io = io
         configure(&configuration)
         server = Server(configuration: configuration, responder: EchoResponder())
         port = try server.start()

@@ -2,7 +2,22 @@ import Foundation
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
+
+#if os(Linux)
+    private let streamSocket = Int32(SOCK_STREAM.rawValue)
+    private let noSignal = Int32(MSG_NOSIGNAL)
+#else
+    private let streamSocket = SOCK_STREAM
+    private let noSignal: Int32 = 0  // SO_NOSIGPIPE is set on the socket instead
+#endif
+
+/// The system's `send`, by a name the client's own `send` does not shadow.
+private func systemSend(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    send(fd, bytes, count, noSignal)
+}
 
 /// A blocking TCP client that sends exact bytes and reads exact bytes, for testing the server
 /// at the wire.
@@ -13,17 +28,21 @@ public final class RawClient {
     /// Connects to `host` (IPv4 or IPv6 literal) on `port`, with a receive timeout.
     public init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = streamSocket
         hints.ai_flags = AI_NUMERICHOST
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let info = result else {
             throw ClientError("resolve")
         }
         defer { freeaddrinfo(result) }
-        fd = socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue), 0)
+        fd = socket(info.pointee.ai_family, streamSocket, 0)
         guard fd >= 0 else { throw ClientError("socket") }
-        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
+        var time = timeval(tv_sec: .init(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        #if !os(Linux)
+            var on: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             close(fd)
             throw ClientError("connect \(errno)")
@@ -38,7 +57,7 @@ public final class RawClient {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                systemSend(fd, $0.baseAddress! + offset, bytes.count - offset)
             }
             if sent <= 0 { return }
             offset += sent
@@ -50,8 +69,8 @@ public final class RawClient {
 
     /// Closes with an RST instead of a FIN.
     public func reset() {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        var option = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
         shutdown(fd, Int32(SHUT_RDWR))
     }
 

@@ -1,10 +1,13 @@
 import Foundation
+import HTTPServer
 import HTTPTestSupport
 import RingCore
 import Testing
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// The `ring` executable, run as a user would run it.
@@ -211,8 +214,8 @@ import Testing
         }
     }
 
-    @Test func serveAnswersAndDrainsOnSIGTERM() throws {
-        let server = try ServeProcess()
+    @Test(arguments: IOBackend.allCases) func serveAnswersAndDrainsOnSIGTERM(io: IOBackend) throws {
+        let server = try ServeProcess(["--io", io.rawValue])
         let client = try RawClient(port: server.port)
         client.send("GET /ring.svg?p=72 HTTP/1.1\r\nHost: x\r\n\r\n")
         let response = try #require(client.readResponse())
@@ -268,13 +271,14 @@ import Testing
     /// listener that stays readable, keeps its deadlines, survives (libdispatch aborts a process
     /// whose global queues have work while it cannot open `/proc`: the server keeps its Dispatch
     /// work on private serial queues), and recovers when descriptors free up.
-    @Test func backsOffWhenOutOfDescriptors() throws {
+    @Test(arguments: IOBackend.allCases) func backsOffWhenOutOfDescriptors(io: IOBackend) throws {
         // The idle deadline is short so the Dispatch timer must close connections while no
         // descriptor is left. It ticks once a second, in step with libdispatch's own check of its
         // global queues' workers: with the timer on a global queue, that check found work queued,
         // could not open `/proc/<tid>/stat` and aborted the process in 6 to 8 of 10 runs of this test.
         let server = try ServeProcess(
-            ["--access-log", "off", "--idle-timeout", "2", "--deadline-check", "1"], descriptorLimit: 40)
+            ["--access-log", "off", "--idle-timeout", "2", "--deadline-check", "1", "--io", io.rawValue],
+            descriptorLimit: 40)
         var clients: [RawClient] = []
         // The kernel may refuse some connects while the server is not accepting (seen once in
         // about ten parallel runs); what matters is that well over 40 get through.
@@ -312,8 +316,8 @@ import Testing
     /// private serial queue. A worker of a global concurrent queue would let libdispatch abort
     /// the process once it is out of descriptors (docs/architecture.md). libdispatch names each
     /// worker thread after its root queue, and only the global concurrent ones end in "-qos".
-    @Test func keepsDispatchWorkOffGlobalQueues() throws {
-        let server = try ServeProcess()  // access log on, so its flush timer runs too
+    @Test(arguments: IOBackend.allCases) func keepsDispatchWorkOffGlobalQueues(io: IOBackend) throws {
+        let server = try ServeProcess(["--io", io.rawValue])  // access log on, so its flush timer runs too
         let client = try RawClient(port: server.port)
         client.send("GET /ring.svg?p=3 HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(client.readResponse()?.status == 200)
@@ -324,8 +328,8 @@ import Testing
     }
 
     /// Idle keep-alive connections cost a descriptor each, never a thread.
-    @Test func idleConnectionsAddNoThreads() throws {
-        let server = try ServeProcess(["--threads", "2"])
+    @Test(arguments: IOBackend.allCases) func idleConnectionsAddNoThreads(io: IOBackend) throws {
+        let server = try ServeProcess(["--threads", "2", "--io", io.rawValue])
         let warm = try RawClient(port: server.port)
         warm.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(warm.readResponse()?.status == 200)

@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// HTTP-dates (RFC 9110 §5.6.7): the IMF-fixdate the server writes, and the three formats a

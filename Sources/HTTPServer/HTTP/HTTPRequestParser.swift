@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Reads HTTP/1.1 requests from a byte stream, incrementally and strictly (RFC 9112).

@@ -12,30 +12,53 @@ struct PollEvent {
     var writable: Bool
     /// An error or hang-up with nothing left to read: the connection is over.
     var failed: Bool
+    /// Read until the socket would block: this may be the last report for the descriptor.
+    /// libdispatch reports a hang-up once, with whatever data came before it, and then stops
+    /// watching the descriptor; epoll reports it for as long as it lasts.
+    var readToEnd: Bool
 }
 
-/// Waits until descriptors are ready: all an event loop needs from the operating system
-/// besides the sockets themselves. Each backend lives in one file (`EpollPoller`), and nothing
-/// else names its system calls or constants.
+/// What a poller drives: the event loop. Every call comes from the poller's one serial context
+/// (the epoll loop's thread, or the Dispatch backend's serial queue), never two at once.
+protocol PollHandler: AnyObject, Sendable {
+    /// One ready descriptor.
+    func handle(_ event: PollEvent)
+    /// Called after each batch of `events` ready descriptors, and with 0 after each
+    /// ``Poller/wake()``; returning false ends ``Poller/run(_:)``.
+    func batchFinished(events: Int) -> Bool
+}
+
+/// Waits until descriptors are ready and tells a ``PollHandler``: all an event loop needs from
+/// the operating system besides the sockets themselves. Each backend lives in one file
+/// (`EpollPoller`, `DispatchPoller`), and nothing else names its system calls or constants.
 ///
-/// Interest is level-triggered: a descriptor is reported on every wait for as long as it is
-/// ready for what it is registered for.
+/// Interest is level-triggered: a descriptor is reported again after each batch for as long as
+/// it is ready for what it is registered for. The poller owns the end of a descriptor's life
+/// (``close(_:)``), because a backend may still watch it for a moment after it is forgotten, and
+/// the kernel must not reuse its number until then.
+///
+/// Apart from ``wake()``, call a poller before ``run(_:)`` from the thread that made it, and
+/// after that only from the handler's calls.
 ///
 /// ```swift
 /// let poller = try EpollPoller()
 /// guard poller.add(socket, .readable) else { close(socket); return }
-/// poller.wait { event in if event.readable { read(event.fd) } }
+/// poller.run(loop)  // loop.handle(event) for each ready descriptor, until loop says stop
 /// ```
 protocol Poller: AnyObject, Sendable {
-    /// Starts watching `fd`; false when the system refuses (no memory for the entry).
+    /// Starts watching `fd`; false when the system refuses (no memory for the entry), and the
+    /// descriptor is then not watched: the caller closes it.
     func add(_ fd: Int32, _ interest: PollInterest) -> Bool
     /// Changes what `fd` is watched for; false when the system refuses.
     func modify(_ fd: Int32, _ interest: PollInterest) -> Bool
-    /// Stops watching `fd`. Closing a descriptor stops it too; this keeps the set exact.
+    /// Stops watching `fd` and leaves it open (a listener pausing its accepts).
     func remove(_ fd: Int32)
-    /// Blocks until at least one descriptor is ready or ``wake()`` is called, calls `body` for
-    /// each ready descriptor, and returns how many there were (0 after a bare wake-up).
-    func wait(_ body: (PollEvent) -> Void) -> Int
-    /// Makes a ``wait(_:)`` in progress, or the next one, return. Safe from any thread.
+    /// Stops watching `fd` and closes it once the backend no longer refers to it.
+    func close(_ fd: Int32)
+    /// Reports ready descriptors to `handler` until its ``PollHandler/batchFinished(events:)``
+    /// returns false, blocking the calling thread until then.
+    func run(_ handler: any PollHandler)
+    /// Makes the handler's ``PollHandler/batchFinished(events:)`` run soon with 0 events, on
+    /// the poller's serial context. Safe from any thread, and before ``run(_:)``.
     func wake()
 }

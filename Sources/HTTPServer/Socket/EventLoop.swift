@@ -3,20 +3,24 @@ import Synchronization
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// One thread, one poller, one listening socket: accepts, reads, parses, calls the responder
-/// and writes, never blocking.
+/// One poller, one listening socket: accepts, reads, parses, calls the responder and writes,
+/// never blocking, one event at a time on the poller's serial context (the loop's own thread
+/// with epoll, a private serial queue with Dispatch).
 ///
-/// Level-triggered readiness keeps the system calls per request at about two (one `read`, one
-/// `send`, plus a share of the poller's wait); interest changes only when a write blocks or a
-/// connection stops reading. Deadlines are checked on a coarse sweep that the server's Dispatch
-/// timer requests and this thread performs, since the connection state belongs to it; the loop
-/// keeps no clock of its own and sleeps in the poller until there is work.
+/// Level-triggered readiness keeps the system calls per request at about two with epoll (one
+/// `recv`, one `send`, plus a share of the poller's wait); interest changes only when a write
+/// blocks or a connection stops reading. Deadlines are checked on a coarse sweep that the
+/// server's Dispatch timer requests and the loop performs in its own context, since the
+/// connection state belongs to it; the loop keeps no clock of its own and sleeps in the poller
+/// until there is work.
 ///
 /// `@unchecked Sendable`: everything but `stopRequested`, `sweepRequested` and the poller's
-/// `wake()` is touched only by the loop's own thread.
-final class EventLoop: @unchecked Sendable {
+/// `wake()` is touched only in the poller's serial context.
+final class EventLoop: PollHandler, @unchecked Sendable {
     /// This loop's position, 0..<eventLoops; requests carry it to the responder.
     private let index: Int
     private let configuration: ServerConfiguration
@@ -45,7 +49,12 @@ final class EventLoop: @unchecked Sendable {
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
         self.statistics = statistics
-        poller = try EpollPoller()
+        switch configuration.io {
+        #if os(Linux)
+            case .epoll: poller = try EpollPoller()
+        #endif
+        case .dispatch: poller = DispatchPoller(label: "ring-loop-\(index)")
+        }
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         self.listener = listener
         guard poller.add(listener, .readable) else { throw SocketError("poller add") }
@@ -68,40 +77,46 @@ final class EventLoop: @unchecked Sendable {
         poller.wake()
     }
 
-    /// Runs until stopped and drained; calls `started` once the thread is set up.
+    /// Runs until stopped and drained; calls `started` once the thread is set up. With the
+    /// Dispatch backend the events are handled on the poller's serial queue while this thread
+    /// waits.
     func run(started: () -> Void) {
         // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
         _ = csystem_set_thread_name("ring-loop-\(index)")
         started()
-        while true {
-            var now = 0.0
-            var clockRead = false
-            let ready = poller.wait { event in
-                if !clockRead {
-                    now = MonotonicClock.now()
-                    clockRead = true
-                }
-                if event.fd == listener {
-                    acceptConnections(now: now)
-                } else if let connection = connections[event.fd] {
-                    service(connection, event, now: now)
-                }
-            }
-            if !clockRead { now = MonotonicClock.now() }
-            // After a big batch, let other runnable threads on this core go first: clients,
-            // proxies or load generators on the same host answer sooner instead of waiting a
-            // whole scheduler slice (docs/performance.md has the measurements).
-            if configuration.yieldAfterEvents > 0, ready > configuration.yieldAfterEvents { sched_yield() }
-            if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
-            if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) { sweep(now: now) }
-            if draining {
-                if connections.isEmpty { break }
-                if now >= drainDeadline {
-                    for connection in Array(connections.values) { closeConnection(connection) }
-                    break
-                }
+        poller.run(self)
+    }
+
+    /// The time of the batch being handled, read once at its first event.
+    private var batchClock: Double?
+
+    func handle(_ event: PollEvent) {
+        let now = batchClock ?? MonotonicClock.now()
+        batchClock = now
+        if event.fd == listener {
+            acceptConnections(now: now)
+        } else if let connection = connections[event.fd] {
+            service(connection, event, now: now)
+        }
+    }
+
+    func batchFinished(events: Int) -> Bool {
+        let now = batchClock ?? MonotonicClock.now()
+        batchClock = nil
+        // After a big batch, let other runnable threads on this core go first: clients,
+        // proxies or load generators on the same host answer sooner instead of waiting a
+        // whole scheduler slice (docs/performance.md has the measurements).
+        if configuration.yieldAfterEvents > 0, events > configuration.yieldAfterEvents { sched_yield() }
+        if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
+        if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) { sweep(now: now) }
+        if draining {
+            if connections.isEmpty { return false }
+            if now >= drainDeadline {
+                for connection in Array(connections.values) { closeConnection(connection) }
+                return false
             }
         }
+        return true
     }
 
     // MARK: Accepting
@@ -154,31 +169,43 @@ final class EventLoop: @unchecked Sendable {
             guard connections[connection.fd] != nil else { return }
         }
         if event.readable {
-            receive(connection, now: now)
+            receive(connection, toEnd: event.readToEnd, now: now)
         }
     }
 
-    private func receive(_ connection: Connection, now: Double) {
-        let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
-        if count > 0 {
-            if connection.state.discardsInput { return }  // after our FIN
-            if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
-            connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-            answerRequests(connection, now: now)
-            flush(connection, now: now)
-        } else if count == 0 {
-            if connection.state.discardsInput
-                || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest)
-            {
-                closeConnection(connection)
+    /// Reads what arrived and answers it. With `toEnd`, reads until the socket would block, the
+    /// connection ends, or its output backs up.
+    private func receive(_ connection: Connection, toEnd: Bool, now: Double) {
+        while true {
+            let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
+            if count > 0 {
+                if connection.state.discardsInput {  // after our FIN
+                    if toEnd { continue } else { return }
+                }
+                if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
+                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                answerRequests(connection, now: now)
+                flush(connection, now: now)
+                guard toEnd, connections[connection.fd] === connection, connection.interest.contains(.readable)
+                else { return }
+            } else if count == 0 {
+                if connection.state.discardsInput
+                    || (!connection.hasPendingOutput && !connection.parser.hasPartialRequest)
+                {
+                    closeConnection(connection)
+                    return
+                }
+                // Half-closed: answer what arrived, then close.
+                connection.state = connection.state.next(on: .peerFinished).0
+                answerRequests(connection, now: now)
+                flush(connection, now: now)
+                return
+            } else if errno == EINTR {
+                continue
+            } else {
+                if errno != EAGAIN, errno != EWOULDBLOCK { closeConnection(connection) }  // ECONNRESET…
                 return
             }
-            // Half-closed: answer what arrived, then close.
-            connection.state = connection.state.next(on: .peerFinished).0
-            answerRequests(connection, now: now)
-            flush(connection, now: now)
-        } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            closeConnection(connection)  // ECONNRESET and other hard errors
         }
     }
 
@@ -279,8 +306,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func closeConnection(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.fd) != nil else { return }
-        poller.remove(connection.fd)
-        close(connection.fd)
+        poller.close(connection.fd)
         statistics.open.subtract(1, ordering: .relaxed)
     }
 
@@ -310,8 +336,7 @@ final class EventLoop: @unchecked Sendable {
         draining = true
         drainDeadline = now + configuration.drainTimeout
         if let listener {
-            poller.remove(listener)
-            close(listener)
+            poller.close(listener)
             self.listener = nil
         }
         for connection in Array(connections.values)

@@ -2,13 +2,17 @@ import CSystem
 
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
-/// Opens non-blocking listening sockets, one per event loop, all bound to one address with
-/// `SO_REUSEPORT` so the kernel spreads new connections across the loops.
+/// Opens non-blocking listening sockets, one per event loop, all bound to one address. On
+/// Linux each is its own socket with `SO_REUSEPORT`, so the kernel spreads new connections
+/// across the loops; elsewhere, where `SO_REUSEPORT` does not balance, they are duplicates of
+/// one socket, and the loops take turns accepting from it.
 enum Listener {
-    /// Opens `count` sockets listening on `host:port`; with port 0, the kernel picks one port
-    /// for all of them. Returns the descriptors and the bound port.
+    /// Opens `count` descriptors listening on `host:port`; with port 0, the kernel picks one
+    /// port for all of them. Returns the descriptors and the bound port.
     static func open(host: String, port: Int, count: Int, backlog: Int32) throws(SocketError) -> (
         fds: [Int32], port: Int
     ) {
@@ -17,6 +21,12 @@ enum Listener {
         var boundPort = port
         do throws(SocketError) {
             for _ in 0..<count {
+                if let first = fds.first, !SocketCalls.reusePortBalances {
+                    let copy = fcntl(first, F_DUPFD_CLOEXEC, 0)
+                    guard copy >= 0 else { throw SocketError("fcntl F_DUPFD_CLOEXEC") }
+                    fds.append(copy)
+                    continue
+                }
                 var addr = address
                 if !fds.isEmpty { setPort(&addr, boundPort) }
                 let fd = try openOne(addr, host: host, port: boundPort, backlog: backlog)
@@ -34,8 +44,7 @@ enum Listener {
         throws(SocketError) -> Int32
     {
         let family = Int32(address.ss_family)
-        let fd = socket(
-            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = SocketCalls.nonBlockingSocket(family: family)
         guard fd >= 0 else { throw SocketError("socket") }
         func option(_ level: Int32, _ name: Int32, _ value: Int32, _ what: String) throws(SocketError) {
             var value = value
@@ -73,7 +82,7 @@ enum Listener {
     private static func resolve(host: String, port: Int) throws(SocketError) -> sockaddr_storage {
         var hints = addrinfo()
         hints.ai_flags = AI_PASSIVE
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = SocketCalls.stream
         hints.ai_family = AF_UNSPEC
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &result)

@@ -5,10 +5,49 @@
     import Darwin
 #endif
 
-/// The socket calls whose spelling differs by platform, side by side: Linux has `accept4` and
-/// `MSG_NOSIGNAL`; elsewhere `accept` is followed by `fcntl`, and `SO_NOSIGPIPE` keeps a write
-/// to a closed peer from raising `SIGPIPE`.
-enum SocketCalls {
+/// The socket calls whose spelling differs by platform, side by side, so that a reviewer can
+/// check each branch by eye: Linux has `accept4`, `SOCK_NONBLOCK | SOCK_CLOEXEC`,
+/// `MSG_NOSIGNAL` and balancing `SO_REUSEPORT`; elsewhere `socket` and `accept` are followed by
+/// `fcntl`, and `SO_NOSIGPIPE` keeps a write to a closed peer from raising `SIGPIPE`. (epoll
+/// and `eventfd` live in `EpollPoller`.)
+package enum SocketCalls {
+    /// `SOCK_STREAM` as the socket calls take it (an enum in Glibc, a constant in Darwin).
+    package static var stream: Int32 {
+        #if os(Linux)
+            Int32(SOCK_STREAM.rawValue)
+        #else
+            SOCK_STREAM
+        #endif
+    }
+
+    /// Whether several sockets bound to one port with `SO_REUSEPORT` share its connections
+    /// out. Linux balances them; BSD and Darwin give every connection to one of them, so there
+    /// the loops share one listening socket instead.
+    static var reusePortBalances: Bool {
+        #if os(Linux)
+            true
+        #else
+            false
+        #endif
+    }
+
+    /// A non-blocking, close-on-exec stream socket; -1 with `errno` set.
+    static func nonBlockingSocket(family: Int32) -> Int32 {
+        #if os(Linux)
+            return socket(family, stream | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+            let fd = socket(family, stream, 0)
+            guard fd >= 0 else { return fd }
+            guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+                let error = errno
+                close(fd)
+                errno = error
+                return -1
+            }
+            return fd
+        #endif
+    }
+
     /// Accepts a connection as a non-blocking, close-on-exec socket; -1 with `errno` set.
     static func acceptNonBlocking(_ listener: Int32) -> Int32 {
         #if os(Linux)
@@ -36,5 +75,18 @@ enum SocketCalls {
         #else
             0  // SO_NOSIGPIPE is set on each accepted socket
         #endif
+    }
+
+    /// Raises the soft limit on open descriptors (sockets among them) to the hard limit.
+    static func raiseDescriptorLimit() {
+        #if os(Linux)
+            let resource = Int32(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        var limit = rlimit()
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(resource, &limit)
     }
 }

@@ -1,0 +1,193 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The portable backend: a Dispatch read source and write source per descriptor, all on one
+/// private serial queue per loop. The handler runs on that queue, one
+/// event at a time, so the loop keeps its one-thread-at-a-time ownership of its connections.
+///
+/// - Level-triggered: a source keeps firing while its descriptor stays ready, so interest is a
+///   source resumed (wanted) or suspended (not wanted), never re-armed by hand.
+/// - Closing is deferred: a descriptor is closed in the cancel handler of its last source, after
+///   libdispatch has stopped watching it. Closing earlier would let the kernel give the number
+///   to a new connection that libdispatch still confuses with the old one.
+/// - A private serial queue, never a global one: libdispatch aborts a process whose global
+///   queues have work while it is out of descriptors (docs/architecture.md).
+///
+/// It costs more per request than epoll: libdispatch re-arms its own epoll entry and asks the
+/// kernel how much there is to read each time a source fires (docs/performance.md).
+///
+/// Each source's handler holds the poller; cancelling the source, which every descriptor's end
+/// does, lets it go.
+///
+/// `@unchecked Sendable`: its state is touched before ``run(_:)`` by the thread that made it,
+/// and after that only on `queue`; ``wake()`` only enqueues work on `queue`.
+final class DispatchPoller: Poller, @unchecked Sendable {
+    private let queue: DispatchQueue
+    private var registrations: [Int32: Registration] = [:]
+    private var handler: (any PollHandler)?
+    private var running = false
+    private var finished = false
+    private let done = DispatchSemaphore(value: 0)
+
+    /// One descriptor's sources. A source is made the first time its direction is wanted and
+    /// then only suspended or resumed: Dispatch counts suspensions and traps on an unbalanced
+    /// resume, so `readArmed`/`writeArmed` record which state each one is in.
+    private final class Registration: @unchecked Sendable {  // touched only on the queue
+        let fd: Int32
+        var interest: PollInterest
+        var read: (any DispatchSourceRead)?
+        var write: (any DispatchSourceWrite)?
+        var readArmed = false
+        var writeArmed = false
+        /// Sources made and not yet through their cancel handler.
+        var liveSources = 0
+        var closesDescriptor = false
+
+        init(fd: Int32, interest: PollInterest) {
+            self.fd = fd
+            self.interest = interest
+        }
+
+        /// Runs in each source's cancel handler: the last one closes the descriptor, if asked.
+        func sourceCancelled() {
+            liveSources -= 1
+            if liveSources == 0, closesDescriptor { _ = systemClose(fd) }
+        }
+    }
+
+    /// - Parameter label: the queue's name, as debuggers and crash reports show it.
+    init(label: String) {
+        queue = DispatchQueue(label: label)
+    }
+
+    func add(_ fd: Int32, _ interest: PollInterest) -> Bool {
+        let registration = Registration(fd: fd, interest: interest)
+        registrations[fd] = registration
+        if running { arm(registration) }
+        return true
+    }
+
+    func modify(_ fd: Int32, _ interest: PollInterest) -> Bool {
+        guard let registration = registrations[fd] else { return false }
+        registration.interest = interest
+        if running { arm(registration) }
+        return true
+    }
+
+    func remove(_ fd: Int32) {
+        registrations.removeValue(forKey: fd).map { cancel($0, closing: false) }
+    }
+
+    func close(_ fd: Int32) {
+        guard let registration = registrations.removeValue(forKey: fd) else {
+            _ = systemClose(fd)
+            return
+        }
+        cancel(registration, closing: true)
+    }
+
+    func run(_ handler: any PollHandler) {
+        queue.sync {
+            self.handler = handler
+            running = true
+            for registration in registrations.values { arm(registration) }
+        }
+        wake()  // a wake-up asked for before the run began is not lost
+        done.wait()
+    }
+
+    func wake() {
+        queue.async { self.finishBatch(events: 0) }
+    }
+
+    // MARK: On the queue
+
+    /// Reports one source's event, unless its direction is no longer wanted: a source may have
+    /// fired just before it was suspended.
+    private func deliver(_ registration: Registration, readable: Bool) {
+        guard !finished, let handler, registration.read != nil,
+            registration.interest.contains(readable ? .readable : .writable)
+        else { return }
+        handler.handle(
+            PollEvent(fd: registration.fd, readable: readable, writable: !readable, failed: false, readToEnd: true))
+        finishBatch(events: 1)
+    }
+
+    private func finishBatch(events: Int) {
+        guard !finished, let handler, !handler.batchFinished(events: events) else { return }
+        finished = true
+        self.handler = nil
+        done.signal()
+    }
+
+    /// Makes the registration's sources match its interest, making them the first time.
+    ///
+    /// Both sources are made at once, even for a direction not wanted yet: once a descriptor
+    /// hangs up, libdispatch delivers the hang-up to the sources it has and stops watching the
+    /// descriptor, and a source made after that would never fire. A suspended source keeps the
+    /// hang-up until it is resumed.
+    private func arm(_ registration: Registration) {
+        if registration.read == nil {
+            let fd = registration.fd
+            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+            read.setEventHandler { self.deliver(registration, readable: true) }
+            read.setCancelHandler { registration.sourceCancelled() }
+            let write = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            write.setEventHandler { self.deliver(registration, readable: false) }
+            write.setCancelHandler { registration.sourceCancelled() }
+            registration.read = read
+            registration.write = write
+            registration.liveSources = 2
+            read.resume()
+            write.resume()
+            registration.readArmed = true
+            registration.writeArmed = true
+        }
+        let wantsRead = registration.interest.contains(.readable)
+        if let source = registration.read, wantsRead != registration.readArmed {
+            if wantsRead { resume(source, registration, readable: true) } else { source.suspend() }
+            registration.readArmed = wantsRead
+        }
+        let wantsWrite = registration.interest.contains(.writable)
+        if let source = registration.write, wantsWrite != registration.writeArmed {
+            if wantsWrite { resume(source, registration, readable: false) } else { source.suspend() }
+            registration.writeArmed = wantsWrite
+        }
+    }
+
+    /// Resumes a suspended source and reports its direction once, whatever the source does: a
+    /// hang-up that came while it was suspended, or before libdispatch registered it, may never
+    /// be reported again. A report with nothing to do costs the loop one `recv` or `send` that
+    /// would block, and only after back-pressure.
+    private func resume(_ source: any DispatchSourceProtocol, _ registration: Registration, readable: Bool) {
+        source.resume()
+        queue.async { self.deliver(registration, readable: readable) }
+    }
+
+    /// Cancels the registration's sources. A suspended source delivers its cancel handler only
+    /// once resumed, so it is resumed after the cancel (which stops its event handler first).
+    private func cancel(_ registration: Registration, closing: Bool) {
+        registration.closesDescriptor = closing
+        if let source = registration.read {
+            source.cancel()
+            if !registration.readArmed { source.resume() }
+        }
+        if let source = registration.write {
+            source.cancel()
+            if !registration.writeArmed { source.resume() }
+        }
+        registration.read = nil
+        registration.write = nil
+        if registration.liveSources == 0, closing { _ = systemClose(registration.fd) }
+    }
+}
+
+/// The system's `close`, by a name no poller method shadows.
+private func systemClose(_ fd: Int32) -> Int32 {
+    close(fd)
+}
