@@ -70,15 +70,18 @@ public final class Server: Sendable {
             state.withLock { $0.deadlineTimer?.cancel() }
             throw error
         }
-        // start() returns once every loop runs on its own, named thread.
+        // start() returns once every loop runs: on its own, named thread (epoll), or on its
+        // Dispatch queue (which needs no thread of the server's).
         let running = DispatchGroup()
         for loop in loops {
             finished.enter()
-            running.enter()
-            let thread = Thread { [finished] in
-                loop.run(started: { running.leave() })
-                finished.leave()
+            let done: @Sendable () -> Void = { [finished] in finished.leave() }
+            guard loop.needsThread else {
+                loop.run(started: {}, finished: done)
+                continue
             }
+            running.enter()
+            let thread = Thread { loop.run(started: { running.leave() }, finished: done) }
             thread.start()
         }
         running.wait()

@@ -24,7 +24,7 @@ import Dispatch
 /// Each source's handler holds the poller; cancelling the source, which every descriptor's end
 /// does, lets it go.
 ///
-/// `@unchecked Sendable`: its state is touched before ``run(_:)`` by the thread that made it,
+/// `@unchecked Sendable`: its state is touched before ``run(_:finished:)`` by the thread that made it,
 /// and after that only on `queue`; ``wake()`` only enqueues work on `queue`.
 final class DispatchPoller: Poller, @unchecked Sendable {
     private let queue: DispatchQueue
@@ -32,7 +32,7 @@ final class DispatchPoller: Poller, @unchecked Sendable {
     private var handler: (any PollHandler)?
     private var running = false
     private var finished = false
-    private let done = DispatchSemaphore(value: 0)
+    private var whenFinished: (@Sendable () -> Void)?
 
     /// One descriptor's sources. A source is made the first time its direction is wanted and
     /// then only suspended or resumed: Dispatch counts suspensions and traps on an unbalanced
@@ -91,14 +91,16 @@ final class DispatchPoller: Poller, @unchecked Sendable {
         cancel(registration, closing: true)
     }
 
-    func run(_ handler: any PollHandler) {
+    var needsThread: Bool { false }
+
+    func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void) {
         queue.sync {
             self.handler = handler
+            whenFinished = finished
             running = true
             for registration in registrations.values { arm(registration) }
         }
         wake()  // a wake-up asked for before the run began is not lost
-        done.wait()
     }
 
     func wake() {
@@ -122,7 +124,8 @@ final class DispatchPoller: Poller, @unchecked Sendable {
         guard !finished, let handler, !handler.batchFinished(events: events) else { return }
         finished = true
         self.handler = nil
-        done.signal()
+        whenFinished?()
+        whenFinished = nil
     }
 
     /// Makes the registration's sources match its interest, making them the first time.

@@ -60,8 +60,11 @@
             _ = Glibc.close(fd)
         }
 
-        func run(_ handler: any PollHandler) {
+        var needsThread: Bool { true }
+
+        func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void) {
             while handler.batchFinished(events: wait(handler)) {}
+            finished()
         }
 
         /// Blocks in `epoll_wait` until a descriptor is ready or the loop is woken, and reports

@@ -24,7 +24,7 @@ protocol PollHandler: AnyObject, Sendable {
     /// One ready descriptor.
     func handle(_ event: PollEvent)
     /// Called after each batch of `events` ready descriptors, and with 0 after each
-    /// ``Poller/wake()``; returning false ends ``Poller/run(_:)``.
+    /// ``Poller/wake()``; returning false ends ``Poller/run(_:finished:)``.
     func batchFinished(events: Int) -> Bool
 }
 
@@ -37,13 +37,13 @@ protocol PollHandler: AnyObject, Sendable {
 /// (``close(_:)``), because a backend may still watch it for a moment after it is forgotten, and
 /// the kernel must not reuse its number until then.
 ///
-/// Apart from ``wake()``, call a poller before ``run(_:)`` from the thread that made it, and
-/// after that only from the handler's calls.
+/// Apart from ``wake()``, call a poller before ``run(_:finished:)`` from the thread that made
+/// it, and after that only from the handler's calls.
 ///
 /// ```swift
 /// let poller = try EpollPoller()
 /// guard poller.add(socket, .readable) else { close(socket); return }
-/// poller.run(loop)  // loop.handle(event) for each ready descriptor, until loop says stop
+/// poller.run(loop) { print("drained") }  // loop.handle(event) for each ready descriptor
 /// ```
 protocol Poller: AnyObject, Sendable {
     /// Starts watching `fd`; false when the system refuses (no memory for the entry), and the
@@ -55,10 +55,14 @@ protocol Poller: AnyObject, Sendable {
     func remove(_ fd: Int32)
     /// Stops watching `fd` and closes it once the backend no longer refers to it.
     func close(_ fd: Int32)
+    /// Whether ``run(_:finished:)`` blocks the calling thread for the whole run (epoll: the loop's
+    /// own thread), or runs on threads of its own (Dispatch: the queue's workers) and returns
+    /// once it is under way, so the loop needs no thread of its own.
+    var needsThread: Bool { get }
     /// Reports ready descriptors to `handler` until its ``PollHandler/batchFinished(events:)``
-    /// returns false, blocking the calling thread until then.
-    func run(_ handler: any PollHandler)
+    /// returns false, then calls `finished`.
+    func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void)
     /// Makes the handler's ``PollHandler/batchFinished(events:)`` run soon with 0 events, on
-    /// the poller's serial context. Safe from any thread, and before ``run(_:)``.
+    /// the poller's serial context. Safe from any thread, and before ``run(_:finished:)``.
     func wake()
 }

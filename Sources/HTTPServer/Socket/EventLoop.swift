@@ -77,14 +77,18 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         poller.wake()
     }
 
-    /// Runs until stopped and drained; calls `started` once the thread is set up. With the
-    /// Dispatch backend the events are handled on the poller's serial queue while this thread
-    /// waits.
-    func run(started: () -> Void) {
-        // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
-        _ = csystem_set_thread_name("ring-loop-\(index)")
+    /// Whether ``run(finished:)`` needs a thread of its own: with epoll it blocks there; with
+    /// Dispatch the events are handled on the poller's serial queue and it returns at once.
+    var needsThread: Bool { poller.needsThread }
+
+    /// Runs until stopped and drained, then calls `finished`; calls `started` once set up.
+    func run(started: () -> Void, finished: @escaping @Sendable () -> Void) {
+        if needsThread {
+            // Named for `top -H`, `ps -L` and tests: "ring-loop-0", "ring-loop-1", ….
+            _ = csystem_set_thread_name("ring-loop-\(index)")
+        }
         started()
-        poller.run(self)
+        poller.run(self, finished: finished)
     }
 
     /// The time of the batch being handled, read once at its first event.
