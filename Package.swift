@@ -18,17 +18,29 @@ let package = Package(
         .target(name: "CSystem"),
         // Pure: query -> RingSpec -> geometry -> SVG bytes. No I/O.
         .target(name: "RingCore", swiftSettings: swiftSettings),
+        // The system zlib (deflate and CRC-32 for PNG).
+        .systemLibrary(name: "CZlib"),
+        // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/make-glyphs.py).
+        .target(name: "RingFontData", exclude: ["LICENSE-DejaVu.txt"]),
+        // Pure: RingScene -> coverage raster -> PNG.
+        .target(
+            name: "RingRaster", dependencies: ["RingCore", "RingFontData", "CZlib"], swiftSettings: swiftSettings),
         // HTTP/1.1 over epoll (Linux) or Dispatch (anywhere); knows nothing about rings.
         .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
-        .target(name: "RingService", dependencies: ["RingCore", "HTTPServer"], swiftSettings: swiftSettings),
+        .target(
+            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer"], swiftSettings: swiftSettings),
         .executableTarget(
-            name: "ring", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+            name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
+            swiftSettings: swiftSettings),
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
             name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
         // Seeded random specs shared by the core and service suites.
         .target(name: "RingTestSupport", path: "Tests/RingTestSupport", swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RingRasterTests", dependencies: ["RingRaster", "RingCore", "CZlib", "RingTestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCoreTests", dependencies: ["RingCore", "RingTestSupport"], swiftSettings: swiftSettings),
         // A raw-socket HTTP client shared by the server and service tests.
@@ -37,10 +49,12 @@ let package = Package(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "RingServiceTests",
-            dependencies: ["RingService", "RingCore", "HTTPServer", "HTTPTestSupport", "RingTestSupport"],
+            dependencies: [
+                "RingService", "RingCore", "RingRaster", "HTTPServer", "HTTPTestSupport", "RingTestSupport",
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ringTests", dependencies: ["ring", "RingCore", "HTTPServer", "HTTPTestSupport"],
+            name: "ringTests", dependencies: ["ring", "RingCore", "RingRaster", "HTTPServer", "HTTPTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

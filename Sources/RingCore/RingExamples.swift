@@ -18,6 +18,7 @@ public enum RingExamples {
         ("ccw", "p=40&dir=ccw"),
         ("size-small", "p=72&size=32"),
         ("size-large", "p=72&size=320"),
+        ("scale", "p=72&scale=2"),
         ("widths", "p=60&width=6&trackWidth=18"),
         ("thick", "p=60&width=40"),
         ("color", "p=72&color=%23e5534b"),

@@ -20,6 +20,7 @@ public final class Metrics: Sendable {
 
     private let requests: [Counter]
     private let renderErrors = Counter()
+    private let pngRefused = Counter()
     private let renderCounts: [Counter]
     private let renderCount = Counter()
     private let renderNanoseconds = Counter()
@@ -56,6 +57,11 @@ public final class Metrics: Sendable {
         renderErrors.value.add(1, ordering: .relaxed)
     }
 
+    /// Counts a PNG refused with 503 because the PNG render limit was reached.
+    public func recordPNGRefused() {
+        pngRefused.value.add(1, ordering: .relaxed)
+    }
+
     /// Records how long parsing and rendering one ring took.
     public func recordRender(seconds: Double) {
         renderCount.value.add(1, ordering: .relaxed)
@@ -83,6 +89,8 @@ public final class Metrics: Sendable {
         }
         family("ring_render_errors_total", "counter", "Queries answered with an error image.")
         text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
+        family("ring_png_renders_refused_total", "counter", "New PNGs answered 503: the PNG render limit was reached.")
+        text += "ring_png_renders_refused_total \(pngRefused.value.load(ordering: .relaxed))\n"
         family("ring_render_seconds", "histogram", "Time to parse a query and render its ring (cache misses).")
         var cumulative = 0
         for (bound, counter) in zip(Self.renderBuckets, renderCounts) {

@@ -1,5 +1,6 @@
 import HTTPServer
 import RingCore
+import RingRaster
 
 #if canImport(Glibc)
     import Glibc
@@ -7,14 +8,16 @@ import RingCore
     import Darwin
 #endif
 
-/// The ring service as an ``HTTPResponder``: `/ring.svg`, `/healthz`, `/metrics` and the
-/// playground at `/`. Nothing is ever read from the file system because of a URL.
+/// The ring service as an ``HTTPResponder``: `/ring.svg`, `/ring.png`, `/healthz`, `/metrics`
+/// and the playground at `/`. Nothing is ever read from the file system because of a URL.
 public final class RingService: HTTPResponder {
     public let configuration: ServiceConfiguration
     public let cache: ResponseCache
     public let metrics = Metrics()
     private let accessLog: AccessLog
     private let serverStatistics: ServerStatistics
+    /// Admits PNG renders, at most `pngRenderLimit` at once across all loops.
+    package let pngRenders: RenderGate
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
@@ -34,6 +37,7 @@ public final class RingService: HTTPResponder {
             .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + short)
         self.accessLog = accessLog
         self.serverStatistics = serverStatistics
+        self.pngRenders = RenderGate(limit: configuration.pngRenderLimit)
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -57,6 +61,7 @@ public final class RingService: HTTPResponder {
         init?(path: String) {
             switch path {
             case "/ring.svg": self = .image(.svg)
+            case "/ring.png": self = .image(.png)
             case "/healthz": self = .healthz
             case "/metrics": self = .metrics
             case "/": self = .playground
@@ -109,37 +114,66 @@ public final class RingService: HTTPResponder {
         }
         let started = MonotonicClock.now()
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
-            return (
-                errorResponse(message: "query: longer than \(configuration.maxQueryBytes) bytes", request: request),
-                false
-            )
+            let message = "query: longer than \(configuration.maxQueryBytes) bytes"
+            return (errorResponse(message: message, format: format, request: request), false)
         }
         let spec: RingSpec
         do {
             spec = try RingSpec(query: query.text)
         } catch {
-            return (errorResponse(message: error.description, request: request), false)
+            return (errorResponse(message: error.description, format: format, request: request), false)
         }
         let digest = spec.digest
-        let key = ResponseCache.Key(digest: digest, format: format.rawValue)
+        // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
+        let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
         if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
             return (Self.select(entry, for: request), false)
         }
-        let body = RingRenderer.render(spec, digest: digest)
+        let body: [UInt8]
+        switch format {
+        case .svg:
+            body = RingRenderer.render(spec, digest: digest)
+        case .png:
+            let scene = RingScene(spec: spec)
+            if let refusal = configuration.raster.refusal(scene, scale: spec.scale) {
+                return (errorResponse(message: refusal, format: format, request: request), false)
+            }
+            guard let rendered = renderPNG(scene, scale: spec.scale) else { return (Self.busy, false) }
+            body = rendered
+        }
         metrics.recordRender(seconds: MonotonicClock.now() - started)
         let entry = makeEntry(
-            body: body, etag: Self.etag("r", format, digest), shared: ringHeaders[Int(format.rawValue)])
+            body: body, etag: Self.etag("r", format, scale: spec.scale, digest),
+            shared: ringHeaders[Int(format.rawValue)])
         cache.insert(entry, key: key, query: query)
         return (Self.select(entry, for: request), false)
     }
 
+    /// Renders a PNG if fewer than `pngRenderLimit` are running, else nil. Renders run on the
+    /// loop that asked, so the bound keeps a flood of distinct PNGs from taking every loop.
+    private func renderPNG(_ scene: RingScene, scale: Int) -> [UInt8]? {
+        guard pngRenders.enter() else {
+            metrics.recordPNGRefused()
+            return nil
+        }
+        defer { pngRenders.leave() }
+        return RingRasterizer.png(scene, scale: scale)
+    }
+
+    /// The answer to a PNG that cannot be rendered now: retry in a second, and no cache may
+    /// keep it.
+    private static let busy = HTTPResponse.text(
+        .serviceUnavailable, "busy: too many PNG renders at once, retry\n",
+        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
+
     /// An invalid query still gets an image (image proxies drop non-2xx answers), with the
     /// message in `X-Ring-Error` and a short max-age.
-    private func errorResponse(message: String, request: HTTPRequest) -> HTTPResponse {
+    private func errorResponse(message: String, format: ImageFormat, request: HTTPRequest) -> HTTPResponse {
         metrics.recordRenderError()
+        let body = format == .svg ? ErrorImage.render(message: message) : ErrorImage.png(message: message)
         let entry = makeEntry(
-            body: ErrorImage.render(message: message), etag: Self.etag("e", .svg, RingDigest(of: message)),
-            shared: errorHeaders[Int(ImageFormat.svg.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
+            body: body, etag: Self.etag("e", format, scale: 1, RingDigest(of: message)),
+            shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
         return Self.select(entry, for: request)
     }
 
@@ -178,15 +212,20 @@ public final class RingService: HTTPResponder {
         .preconditionFailed, "precondition failed\n", headers: commonHeaders)
 
     /// A strong ETag: `r` for a ring or `e` for an error image, the renderer version, the
-    /// format and the 128-bit digest, so a new renderer invalidates every copy downstream and
-    /// two different images never share a tag.
-    private static func etag(_ kind: StaticString, _ format: ImageFormat, _ digest: RingDigest) -> String {
+    /// format (with a PNG's scale past 1, as `png@2x`) and the 128-bit digest, so a new
+    /// renderer invalidates every copy downstream and two different images never share a tag.
+    private static func etag(_ kind: StaticString, _ format: ImageFormat, scale: Int, _ digest: RingDigest) -> String {
         var writer = ByteWriter(capacity: 64)
         writer.append("\"")
         writer.append(kind)
         writer.append(integer: RingRenderer.version)
         writer.append("-")
         writer.append(format.tag)
+        if format == .png, scale > 1 {
+            writer.append("@")
+            writer.append(integer: scale)
+            writer.append("x")
+        }
         writer.append("-")
         digest.write(hexInto: &writer)
         writer.append("\"")
@@ -242,10 +281,12 @@ public final class RingService: HTTPResponder {
 /// The image formats served, each on its own route, with its own cache entries and ETags.
 enum ImageFormat: UInt8, CaseIterable {
     case svg = 0
+    case png = 1
 
     var contentType: String {
         switch self {
         case .svg: "image/svg+xml; charset=utf-8"
+        case .png: "image/png"
         }
     }
 
@@ -253,6 +294,15 @@ enum ImageFormat: UInt8, CaseIterable {
     var tag: StaticString {
         switch self {
         case .svg: "svg"
+        case .png: "png"
+        }
+    }
+
+    /// The cache key's output variant: the SVG ignores `scale`; each PNG scale is its own image.
+    func variant(scale: Int) -> UInt8 {
+        switch self {
+        case .svg: 0
+        case .png: 0x10 | UInt8(truncatingIfNeeded: scale)
         }
     }
 }

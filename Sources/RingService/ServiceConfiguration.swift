@@ -1,3 +1,5 @@
+import RingRaster
+
 /// The ring service's own settings (the server's live in `ServerConfiguration`).
 public struct ServiceConfiguration: Sendable, Equatable {
     /// Response cache budget in bytes, for all event loops together.
@@ -19,6 +21,16 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var errorMaxAge: Int = 60
     /// Longest query string rendered; longer ones get an error image without being parsed.
     public var maxQueryBytes: Int = 4096
+    /// The largest PNG and the most memory one PNG render may take; larger ones get an error
+    /// image naming `size` or `scale`.
+    public var raster = RasterLimits()
+    /// PNG renders allowed at once, across all loops; a new PNG past them gets 503 with
+    /// `Retry-After`, while SVGs and cached PNGs are still served. 0 means one less than the
+    /// event loops (at least 1), so a loop is always free of PNG work.
+    public var pngRenders: Int = 0
+
+    /// ``pngRenders`` resolved: what 0 stands for.
+    public var pngRenderLimit: Int { pngRenders > 0 ? pngRenders : max(1, eventLoops - 1) }
 
     public init() {}
 }

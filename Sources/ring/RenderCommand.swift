@@ -1,5 +1,6 @@
 import HTTPServer
 import RingCore
+import RingRaster
 
 #if canImport(Glibc)
     import Glibc
@@ -7,16 +8,20 @@ import RingCore
     import Darwin
 #endif
 
-/// `ring render QUERY`: the exact bytes the server would serve for `/ring.svg?QUERY`.
+/// `ring render QUERY`: the exact bytes the server would serve for `/ring.svg?QUERY` or
+/// `/ring.png?QUERY`.
 enum RenderCommand {
     static let usage = """
-        USAGE: ring render QUERY
+        USAGE: ring render QUERY [--format svg|png] [-o FILE]
 
-        Prints the SVG for QUERY (the part of the URL after `?`, a leading `?` is allowed) on
-        stdout, byte-identical to what `ring serve` answers. On a bad query prints the error on
-        stderr, nothing on stdout, and exits 1.
+        Writes the ring for QUERY (the part of the URL after `?`, a leading `?` is allowed),
+        byte-identical to what `ring serve` answers for /ring.svg or /ring.png, on stdout or
+        to FILE. The format is svg unless --format says otherwise or FILE ends in .png; PNG is
+        never written to a terminal. On a bad query prints the error on stderr, writes
+        nothing, and exits 1.
 
-        EXAMPLE: ring render 'p=72&slice=0.45' > ring.svg
+        EXAMPLES: ring render 'p=72&slice=0.45' > ring.svg
+                  ring render 'p=72&scale=2' -o ring.png
 
         PARAMETERS (default in parentheses):
         \(parameters)
@@ -32,25 +37,85 @@ enum RenderCommand {
         }.joined(separator: "\n")
     }
 
+    private enum Format: String { case svg, png }
+
     static func run(_ arguments: [String]) -> Int32 {
         if arguments == ["--help"] || arguments == ["-h"] {
             print(usage)
             return 0
         }
-        guard arguments.count == 1 else {
-            Usage.fail(arguments.isEmpty ? "render needs a QUERY" : "render takes exactly one QUERY", usage: usage)
+        var queries: [String] = []
+        var format: Format?
+        var output: String?
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--format", "-o":
+                index += 1
+                guard index < arguments.count, !arguments[index].isEmpty else {
+                    Usage.fail("\(argument) needs a value", usage: usage)
+                }
+                if argument == "-o" {
+                    output = arguments[index]
+                } else {
+                    guard let value = Format(rawValue: arguments[index]) else {
+                        Usage.fail("--format takes svg or png, not '\(arguments[index])'", usage: usage)
+                    }
+                    format = value
+                }
+            default:
+                queries.append(argument)
+            }
+            index += 1
         }
-        var query = Substring(arguments[0])
+        guard queries.count == 1 else {
+            Usage.fail(queries.isEmpty ? "render needs a QUERY" : "render takes exactly one QUERY", usage: usage)
+        }
+        let implied: Format? = output.flatMap { path in
+            path.lowercased().hasSuffix(".png") ? .png : path.lowercased().hasSuffix(".svg") ? .svg : nil
+        }
+        if let format, let implied, format != implied {
+            Usage.fail("--format \(format.rawValue) does not match -o \(output ?? "")", usage: usage)
+        }
+        let chosen = format ?? implied ?? .svg
+        if chosen == .png, output == nil, isatty(STDOUT_FILENO) == 1 {
+            Usage.fail("refusing to write PNG to a terminal: redirect stdout or use -o FILE", usage: usage)
+        }
+        var query = Substring(queries[0])
         if query.first == "?" { query = query.dropFirst() }
+        var stderr = StandardError()
+        let bytes: [UInt8]
         do {
             let spec = try RingSpec(query: String(query))
-            let svg = RingRenderer.render(spec)
-            FileDescriptor.writeAll(svg, to: STDOUT_FILENO)
-            return 0
+            switch chosen {
+            case .svg:
+                bytes = RingRenderer.render(spec)
+            case .png:
+                let scene = RingScene(spec: spec)
+                if let refusal = RasterLimits().refusal(scene, scale: spec.scale) {
+                    print("ring: \(refusal)", to: &stderr)
+                    return 1
+                }
+                bytes = RingRasterizer.png(scene, scale: spec.scale)
+            }
         } catch {
-            var stderr = StandardError()
             print("ring: \(error)", to: &stderr)
             return 1
         }
+        guard let output else {
+            return FileDescriptor.writeAll(bytes, to: STDOUT_FILENO) ? 0 : 1
+        }
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            print("ring: cannot write \(output): \(String(cString: strerror(errno)))", to: &stderr)
+            return 1
+        }
+        defer { close(fd) }
+        guard FileDescriptor.writeAll(bytes, to: fd) else {
+            print("ring: cannot write \(output): \(String(cString: strerror(errno)))", to: &stderr)
+            return 1
+        }
+        return 0
     }
 }

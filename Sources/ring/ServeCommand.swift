@@ -125,11 +125,20 @@ enum ServeCommand {
             in: 0...16_777_216),
         .service(
             "--max-query", "BYTES", "longest query rendered, else an error image", \.maxQueryBytes, in: 1...1_048_576),
+        .service(
+            "--png-max-side", "PIXELS", "largest PNG width or height, else an error image", \.raster.maxSide,
+            in: 16...16384),
+        .service(
+            "--png-max-render-mb", "N", "most memory one PNG render may take, in MiB", \.raster.maxRenderBytes,
+            in: 1...4096, scale: 1 << 20),
+        .service(
+            "--png-renders", "N", "PNG renders at once, else 503; 0: one less than the loops", \.pngRenders,
+            in: 0...256),
     ]
 
     static var usage: String {
         var text =
-            "USAGE: ring serve [OPTIONS]\n\nServes /ring.svg?QUERY, /healthz, /metrics and the playground at /.\n\nOPTIONS (default in parentheses):\n"
+            "USAGE: ring serve [OPTIONS]\n\nServes /ring.svg?QUERY, /ring.png?QUERY, /healthz, /metrics and the playground at /.\n\nOPTIONS (default in parentheses):\n"
         for flag in flags {
             let left = "  \(flag.name) \(flag.value)"
             text += left.padding(toLength: max(left.count + 2, 36), withPad: " ", startingAt: 0) + flag.help + "\n"

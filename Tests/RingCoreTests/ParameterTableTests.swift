@@ -15,7 +15,8 @@ import Testing
     }
 
     /// A parameter left out of the canonical key would let two rings share a cache entry.
-    @Test(arguments: RingParameter.allCases)
+    /// `scale` alone stays out: it is how a PNG is rasterised, not which ring it shows.
+    @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
         let base = "p=72"
@@ -25,6 +26,16 @@ import Testing
         #expect(spec.canonicalKey != (try RingSpec(query: base)).canonicalKey, "\(query)")
         #expect(spec.canonicalKey.contains("\(definition.name)="), "\(spec.canonicalKey)")
         #expect(try RingSpec(query: spec.canonicalKey) == spec)
+    }
+
+    /// The SVG of `scale=2` is the SVG of the same ring without it: same key, digest and bytes.
+    @Test func scaleStaysOutOfTheRingsIdentity() throws {
+        let scaled = try RingSpec(query: "p=72&scale=\(RingParameter.scale.definition.example)")
+        let plain = try RingSpec(query: "p=72")
+        #expect(scaled.scale == 2)
+        #expect(scaled.canonicalKey == plain.canonicalKey)
+        #expect(scaled.digest == plain.digest)
+        #expect(RingRenderer.render(scaled) == RingRenderer.render(plain))
     }
 
     /// The literal default, where there is one, is the default: it changes neither the spec nor the key.

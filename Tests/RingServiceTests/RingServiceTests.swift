@@ -175,7 +175,8 @@ final class InProcessService {
         #expect(try harness.get("/healthz").text == "ok\n")
         #expect(try harness.get("/").header("Content-Type") == "text/html; charset=utf-8")
         #expect(try harness.get("/ring.svg/../etc/passwd").status == 404)
-        #expect(try harness.get("/ring.png?p=1").status == 404)
+        #expect(try harness.get("/ring.gif?p=1").status == 404)
+        #expect(try harness.get("/ring.png?p=1").header("Content-Type") == "image/png")
     }
 
     /// Varnish keeps a 404 without `Cache-Control` for its default TTL: say how long.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import HTTPTestSupport
 import RingCore
+import RingRaster
 import Testing
 
 #if canImport(Glibc)
@@ -59,6 +60,47 @@ import Testing
         #expect(outcome.stdout == RingRenderer.render(try RingSpec(query: "p=72&slice=0.45")))
         #expect(outcome.stderr.isEmpty)
         #expect(try Self.run(["render", "?p=72&slice=0.45"]).stdout == outcome.stdout)
+    }
+
+    @Test func renderWritesThePNGTheServerServes() throws {
+        let spec = try RingSpec(query: "p=72&scale=2")
+        let png = RingRasterizer.png(RingScene(spec: spec), scale: 2)
+        let outcome = try Self.run(["render", "p=72&scale=2", "--format", "png"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout == png)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ring-render-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pngPath = directory.appendingPathComponent("ring.PNG").path
+        let svgPath = directory.appendingPathComponent("ring.svg").path
+        #expect(try Self.run(["render", "p=72&scale=2", "-o", pngPath]).status == 0)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: pngPath))) == png)
+        #expect(try Self.run(["render", "-o", svgPath, "p=72&scale=2"]).status == 0)
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: svgPath))) == RingRenderer.render(spec))
+        let mismatch = try Self.run(["render", "p=72", "--format", "svg", "-o", pngPath])
+        #expect(mismatch.status == 2 && mismatch.stderr.contains("does not match"))
+        #expect(try Self.run(["render", "p=72", "--format", "gif"]).status == 2)
+        let tooLarge = try Self.run(["render", "p=72&size=1024&scale=4", "--format", "png"])
+        #expect(tooLarge.status == 1 && tooLarge.stdout.isEmpty && tooLarge.stderr.contains("scale: a 4096x4096 px"))
+    }
+
+    /// PNG is binary: with stdout a terminal, `render --format png` refuses and writes nothing.
+    /// util-linux's `script` (in every Debian and Ubuntu base image) gives it a terminal.
+    @Test func renderRefusesToWritePNGToATerminal() throws {
+        let script = "/usr/bin/script"
+        try #require(FileManager.default.isExecutableFile(atPath: script), "\(script) is needed for a terminal")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        process.arguments = ["-qec", "'\(Self.executable.path)' render p=72 --format png", "/dev/null"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let terminal = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2)
+        #expect(terminal.contains("refusing to write PNG to a terminal"))
+        #expect(!terminal.contains("PNG\r\n"), "PNG bytes reached the terminal")
     }
 
     @Test func renderReportsABadQuery() throws {

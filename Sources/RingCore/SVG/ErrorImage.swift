@@ -5,8 +5,9 @@ public enum ErrorImage {
     /// Longest message shown, in unicode scalars; longer ones are cut with an ellipsis.
     public static let messageLimit = 120
 
-    /// The error image for `message` (text is escaped and cut, so any message is safe).
-    public static func render(message: String) -> [UInt8] {
+    /// The text the image shows for `message`: prefixed, cut at ``messageLimit`` and with
+    /// control and other forbidden characters replaced, so any message is safe to show.
+    public static func text(for message: String) -> String {
         var text = "ring: "
         for (index, scalar) in message.unicodeScalars.enumerated() {
             guard index < messageLimit else {
@@ -15,6 +16,12 @@ public enum ErrorImage {
             }
             text.unicodeScalars.append(TextRules.isForbidden(scalar) ? "\u{FFFD}" : scalar)
         }
+        return text
+    }
+
+    /// The error image for `message` (text is escaped and cut, so any message is safe).
+    public static func render(message: String) -> [UInt8] {
+        let text = text(for: message)
         let fontSize = 12.0
         // Regular weight is about 10 % narrower than the bold the width table assumes.
         let width = (TextWidth.em(text) / 1.1 * fontSize + 20).rounded(.up).clamped(to: 120...1024)

@@ -1,6 +1,8 @@
 /// The contract's numeric limits, in one place so the parser, the docs and the tests agree.
 public enum RingLimits {
     public static let size: ClosedRange<Int> = 16...1024
+    /// `scale`: the PNG's pixels per SVG pixel, for high-density screens.
+    public static let scale: ClosedRange<Int> = 1...4
     public static let slice: ClosedRange<Double> = 0...0.9
     public static let decimals: ClosedRange<Int> = 0...3
     public static let animation: ClosedRange<Double> = 0...10

@@ -36,6 +36,10 @@ extension RingParameter.Definition {
             kind: .integer(range: RingLimits.size), values: "whole number \(RingLimits.text(RingLimits.size))",
             default: "120", literal: "120", example: "200"),
         .init(
+            .scale, .size, title: "PNG scale", summary: "pixel multiplier of /ring.png; no effect on SVG",
+            kind: .integer(range: RingLimits.scale), values: "whole number \(RingLimits.text(RingLimits.scale))",
+            default: "1", literal: "1", example: "2"),
+        .init(
             .width, .size, title: "Bar width", summary: "bar thickness in px", kind: .decimal(range: nil),
             values: "> 0 and ≤ size/3", default: "size/10", literal: nil, example: "20"),
         .init(

@@ -9,7 +9,7 @@
 /// They are switches, not closures in the table, because they run on every cache miss and a
 /// switch inlines (docs/performance.md has the measurement).
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, slice, half, start, dir, size, width, trackWidth, color, gradient, track
+    case p, min, max, slice, half, start, dir, size, scale, width, trackWidth, color, gradient, track
     case fill, bg, outline, cap, label, labelColor, decimals, theme, anim, shadow, title
 
     /// Every case in order, built once (`allCases` builds a new array at each use).

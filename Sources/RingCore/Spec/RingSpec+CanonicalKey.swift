@@ -34,6 +34,7 @@ extension RingSpec {
         RingParameter.start.writeKey(of: self, into: &w)
         RingParameter.dir.writeKey(of: self, into: &w)
         RingParameter.size.writeKey(of: self, into: &w)
+        RingParameter.scale.writeKey(of: self, into: &w)
         RingParameter.width.writeKey(of: self, into: &w)
         RingParameter.trackWidth.writeKey(of: self, into: &w)
         RingParameter.color.writeKey(of: self, into: &w)
@@ -69,6 +70,7 @@ extension RingParameter {
         case .start: CanonicalKey.number("start", spec.start, unless: 0, into: &w)
         case .dir: if spec.direction != .cw { CanonicalKey.keyword("dir", "ccw", into: &w) }
         case .size: if spec.size != 120 { CanonicalKey.integer("size", spec.size, into: &w) }
+        case .scale: break  // how the ring is rasterised, not which ring: see `RingSpec.scale`
         case .width:
             if let width = spec.width { CanonicalKey.number("width", width, unless: Double(spec.size) / 10, into: &w) }
         case .trackWidth:

@@ -192,6 +192,8 @@ extension RingParameter {
             spec.direction = try QueryValue.keyword(value ?? "", "dir")
         case .size:
             spec.size = try QueryValue.integer(value ?? "", "size", in: RingLimits.size)
+        case .scale:
+            spec.scale = try QueryValue.integer(value ?? "", "scale", in: RingLimits.scale)
         case .width:
             spec.width = try QueryValue.positive(value ?? "", "width")
         case .trackWidth:

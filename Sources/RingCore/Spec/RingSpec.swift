@@ -48,6 +48,10 @@ public struct RingSpec: Sendable, Hashable {
     public var direction: Direction = .cw
     /// `size`: image width (and height, unless `half`) in px.
     public var size: Int = 120
+    /// `scale`: the PNG's pixels per SVG pixel (1–4). How a ring is rasterised, not which ring
+    /// it is: it stays out of the canonical key and the digest, so the SVG of `scale=2` is the
+    /// SVG of the same ring without it, and the PNG's cache entry and ETag add it themselves.
+    public var scale: Int = 1
     /// `width`: bar thickness in px; nil means `size / 10`.
     public var width: Double?
     /// `trackWidth`: track thickness in px; nil means the bar's.

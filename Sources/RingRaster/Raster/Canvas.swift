@@ -1,0 +1,88 @@
+import RingCore
+
+/// The image being drawn: 8-bit RGBA, premultiplied by alpha, in sRGB as the SVG gives its
+/// colours. Shapes are composited onto it with source-over, as SVG paints them, each through
+/// its coverage mask.
+struct Canvas {
+    let width: Int
+    let height: Int
+    /// Row-major premultiplied RGBA, 4 bytes a pixel.
+    private(set) var pixels: [UInt8]
+
+    /// A transparent canvas.
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        pixels = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// Paints `color` wherever `mask` covers, at `opacity`.
+    mutating func fill(_ mask: CoverageMask, _ color: RingColor, opacity: Float = 1) {
+        let alpha = Float(color.alpha) / 255 * opacity
+        guard alpha > 0 else { return }
+        let rgb = (Float(color.red), Float(color.green), Float(color.blue))
+        fill(mask) { _, _ in (rgb.0, rgb.1, rgb.2, alpha) }
+    }
+
+    /// Paints, wherever `mask` covers, the colour `shader` gives for each pixel: straight (not
+    /// premultiplied) red, green and blue in 0…255 and alpha in 0…1.
+    mutating func fill(
+        _ mask: CoverageMask, shader: (_ x: Int, _ y: Int) -> (Float, Float, Float, Float)
+    ) {
+        let firstColumn = max(0, -mask.originX)
+        let lastColumn = min(mask.width, width - mask.originX)
+        let firstRow = max(0, -mask.originY)
+        let lastRow = min(mask.height, height - mask.originY)
+        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            for row in firstRow..<lastRow {
+                let y = mask.originY + row
+                mask.withRow(row) { coverage in
+                    for column in firstColumn..<lastColumn {
+                        let cover = coverage[column]
+                        guard cover > 0 else { continue }
+                        let x = mask.originX + column
+                        let (red, green, blue, alpha) = shader(x, y)
+                        let a = alpha * cover
+                        guard a > 0 else { continue }
+                        let index = (y * width + x) * 4
+                        let keep = 1 - a
+                        pixels[index] = Self.channel(red * a + Float(pixels[index]) * keep)
+                        pixels[index + 1] = Self.channel(green * a + Float(pixels[index + 1]) * keep)
+                        pixels[index + 2] = Self.channel(blue * a + Float(pixels[index + 2]) * keep)
+                        pixels[index + 3] = Self.channel(255 * a + Float(pixels[index + 3]) * keep)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Paints `color` over the whole canvas (a background).
+    mutating func fillAll(_ color: RingColor) {
+        let mask = CoverageMask.full(width: width, height: height)
+        fill(mask, color)
+    }
+
+    @inline(__always)
+    private static func channel(_ value: Float) -> UInt8 {
+        UInt8(min(max(value + 0.5, 0), 255))
+    }
+}
+
+extension CoverageMask {
+    /// A mask covering every pixel of a `width` × `height` image.
+    static func full(width: Int, height: Int) -> CoverageMask {
+        var mask = CoverageMask(originX: 0, originY: 0, width: width, height: height)
+        var polygon = Polygon()
+        polygon.contours = [
+            [
+                Point(x: 0, y: 0), Point(x: Double(width), y: 0), Point(x: Double(width), y: Double(height)),
+                Point(x: 0, y: Double(height)),
+            ]
+        ]
+        mask.add(polygon)
+        mask.resolve()
+        return mask
+    }
+}

@@ -1,0 +1,35 @@
+import RingCore
+
+/// What one PNG render may cost: its largest side in pixels and the memory it holds at once.
+/// A size and a scale that pass these are safe to render; the service also bounds how many
+/// renders run at once (docs/operations.md).
+public struct RasterLimits: Sendable, Equatable {
+    /// Largest width or height of a PNG, in pixels (`--png-max-side`).
+    public var maxSide: Int = 2048
+    /// Most bytes one render may hold (`--png-max-render-mb`); the default fits the largest
+    /// side square.
+    public var maxRenderBytes: Int = 96 << 20
+
+    public init() {}
+
+    /// Nil when `scene` at `scale` may be rendered, else why not, naming the parameter to change.
+    public func refusal(_ scene: RingScene, scale: Int) -> String? {
+        let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
+        let culprit = scale > 1 ? "scale" : "size"
+        if max(width, height) > maxSide {
+            return "\(culprit): a \(width)x\(height) px PNG is larger than the limit of \(maxSide) px a side"
+        }
+        let bytes = width * height * RingRasterizer.bytesPerPixel
+        if bytes > maxRenderBytes {
+            return "\(culprit): a \(width)x\(height) px PNG needs \(Self.mebibytes(bytes)) to render,"
+                + " more than the limit of \(Self.mebibytes(maxRenderBytes))"
+        }
+        return nil
+    }
+
+    /// `bytes` in MiB to a tenth: `0.9 MiB`.
+    private static func mebibytes(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + (1 << 19)) >> 20
+        return "\(tenths / 10).\(tenths % 10) MiB"
+    }
+}

@@ -1,0 +1,197 @@
+import RingCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Draws a ``RingScene`` as PNG: the same elements, in the same order and places, as the SVG
+/// writer serialises, each filled through an exact-coverage mask and composited in
+/// premultiplied sRGB.
+///
+/// What a raster image cannot do: it draws the light scheme of `theme=auto` (no
+/// `prefers-color-scheme`) and the animation's final frame.
+///
+/// ```swift
+/// let scene = RingScene(spec: try RingSpec(query: "p=72"))
+/// let png = RingRasterizer.png(scene, scale: 2)  // 240 × 240 pixels
+/// ```
+public enum RingRasterizer {
+    /// The image size in pixels: the SVG's `width` × `height`, times `scale`.
+    public static func pixelSize(of scene: RingScene, scale: Int) -> (width: Int, height: Int) {
+        (Int((scene.width * Double(scale)).rounded(.up)), Int((scene.height * Double(scale)).rounded(.up)))
+    }
+
+    /// Most bytes one render holds at once, per pixel: the canvas (4), one coverage mask (4), a
+    /// second for the shadow (4), the straight-alpha copy (4), the filtered rows (4) and the
+    /// deflate output (at most about 4). ``RasterLimits`` multiplies it by the pixel count.
+    public static let bytesPerPixel = 24
+
+    /// PNG bytes of `scene` at `scale` (1 draws the SVG's pixel size). Check the size against
+    /// ``RasterLimits`` first: this allocates what the size asks for.
+    public static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
+        let canvas = draw(scene, scale: scale)
+        return PNGEncoder.encode(rgba: canvas.straightRGBA(), width: canvas.width, height: canvas.height)
+    }
+
+    /// The scene drawn on a canvas at `scale`.
+    static func draw(_ scene: RingScene, scale: Int) -> Canvas {
+        let (width, height) = pixelSize(of: scene, scale: scale)
+        var painter = Painter(scene: scene, scale: Double(scale), canvas: Canvas(width: width, height: height))
+        painter.paint()
+        return painter.canvas
+    }
+}
+
+/// One render: the scene's elements in painting order.
+private struct Painter {
+    let scene: RingScene
+    let scale: Double
+    var canvas: Canvas
+    var centre: Point { Point(x: scene.centerX * scale, y: scene.centerY * scale) }
+
+    mutating func paint() {
+        if let background = scene.background { canvas.fillAll(background) }
+        if let fill = scene.fill {
+            var disc = Polygon()
+            disc.addCircle(centre: centre, radius: fill.radius * scale)
+            canvas.fill(mask(disc), fill.color)
+        }
+        if let track = scene.track { canvas.fill(mask(shape(of: track.stroke)), track.color.color) }
+        if let outline = scene.outline { canvas.fill(mask(shape(of: outline)), outline.color) }
+        if let bar = scene.bar {
+            let barShape = shape(of: bar.stroke)
+            if let shadow = scene.shadow { paintShadow(shadow, of: barShape, alpha: bar.paint.alpha) }
+            switch bar.paint {
+            case .solid(let color):
+                canvas.fill(mask(barShape), color)
+            case .gradient(let gradient) where bar.stroke.isDot:
+                canvas.fill(mask(barShape), gradient.color(at: 0))
+            case .gradient(let gradient):
+                paintGradient(gradient, along: bar.stroke, mask: mask(barShape))
+            }
+        }
+        if let label = scene.label, label.fontSize > 0 {
+            let glyphs = GlyphSet.labelFont.outline(
+                of: label.text, fontSize: label.fontSize * scale, centreX: label.x * scale,
+                baseline: label.baseline * scale)
+            canvas.fill(mask(glyphs), label.color.color)
+        }
+    }
+
+    // MARK: Shapes
+
+    /// A stroke of the scene as the area it paints: a closed band, a dot, or an arc with caps.
+    func shape(of stroke: RingScene.Stroke) -> Polygon {
+        var polygon = Polygon()
+        let radius = stroke.radius * scale
+        let half = stroke.width * scale / 2
+        if stroke.isClosed {
+            polygon.addAnnulus(centre: centre, inner: max(radius - half, 0), outer: radius + half)
+        } else if stroke.isDot {
+            polygon.addCircle(centre: Polygon.point(centre, radius, stroke.arc.start), radius: half)
+        } else {
+            polygon.addArcStroke(
+                centre: centre, radius: radius, halfWidth: half, start: stroke.arc.start, sweep: stroke.arc.sweep,
+                round: stroke.cap == .round)
+        }
+        return polygon
+    }
+
+    /// The outline's band: on a full ring two thin circles; on an open arc the track's shape
+    /// grown by `offset` plus half the outline, less the track's shape grown by `offset` less
+    /// half the outline — the contour the SVG strokes, with its mitred butt corners.
+    func shape(of outline: RingScene.Outline) -> Polygon {
+        var polygon = Polygon()
+        let radius = outline.radius * scale
+        let offset = outline.offset * scale
+        let half = outline.width * scale / 2
+        if outline.isClosed {
+            for ring in [radius + offset, radius - offset] where ring > 0 {
+                polygon.addAnnulus(centre: centre, inner: max(ring - half, 0), outer: ring + half)
+            }
+            return polygon
+        }
+        let round = outline.cap == .round
+        polygon.addArcStroke(
+            centre: centre, radius: radius, halfWidth: offset + half, start: outline.arc.start,
+            sweep: outline.arc.sweep, round: round, extend: half)
+        polygon.addArcStroke(
+            centre: centre, radius: radius, halfWidth: offset - half, start: outline.arc.start,
+            sweep: outline.arc.sweep, round: round, extend: -half, clockwise: false)
+        return polygon
+    }
+
+    /// A resolved mask of `polygon`, over its bounds within the canvas, grown by `margin`.
+    func mask(_ polygon: Polygon, margin: Double = 1) -> CoverageMask {
+        guard let bounds = polygon.bounds(margin: margin) else {
+            return CoverageMask(originX: 0, originY: 0, width: 0, height: 0)
+        }
+        let minX = max(bounds.minX, 0)
+        let minY = max(bounds.minY, 0)
+        let maxX = min(bounds.maxX, canvas.width)
+        let maxY = min(bounds.maxY, canvas.height)
+        var mask = CoverageMask(originX: minX, originY: minY, width: maxX - minX, height: maxY - minY)
+        mask.add(polygon)
+        mask.resolve()
+        return mask
+    }
+
+    // MARK: Paints
+
+    /// The bar's colour from each pixel's angle about the centre, matching the SVG's stops:
+    /// 0 at the bar's start, `span` degrees later 1; past the ends (the round caps), the colour
+    /// of the nearer end.
+    mutating func paintGradient(_ gradient: RingScene.Gradient, along stroke: RingScene.Stroke, mask: CoverageMask) {
+        let centre = self.centre
+        let start = stroke.arc.start
+        let length = stroke.arc.sweep.magnitude
+        let sign: Double = stroke.arc.sweep < 0 ? -1 : 1
+        let span = gradient.span
+        let closed = stroke.isClosed
+        canvas.fill(mask) { x, y in
+            let dx = Double(x) + 0.5 - centre.x
+            let dy = Double(y) + 0.5 - centre.y
+            let angle = atan2(dx, -dy) * 180 / .pi
+            var along = ((angle - start) * sign).truncatingRemainder(dividingBy: 360)
+            if along < 0 { along += 360 }
+            if !closed, along > length {
+                along = along - length < 360 - along ? length : 0
+            }
+            let color = gradient.color(at: along / span)
+            return (Float(color.red), Float(color.green), Float(color.blue), Float(color.alpha) / 255)
+        }
+    }
+
+    /// SVG's shadow: a black copy of the bar at the paint's alpha, moved down by `offset`,
+    /// blurred with standard deviation `blur`, at `opacity`.
+    mutating func paintShadow(_ shadow: RingScene.Shadow, of bar: Polygon, alpha: UInt8) {
+        let sigma = shadow.blur * scale
+        var shadowMask = mask(bar.transformed(dy: shadow.offset * scale, scale: 1), margin: 3 * sigma + 2)
+        shadowMask.blur(sigma: sigma)
+        canvas.fill(
+            shadowMask, RingColor(red: 0, green: 0, blue: 0, alpha: alpha), opacity: Float(shadow.opacity))
+    }
+}
+
+extension Canvas {
+    /// The pixels with alpha divided out again, as PNG stores them.
+    func straightRGBA() -> [UInt8] {
+        var straight = pixels
+        straight.withUnsafeMutableBufferPointer { bytes in
+            var index = 0
+            while index < bytes.count {
+                let alpha = bytes[index + 3]
+                if alpha != 0 && alpha != 255 {
+                    let scale = 255 / Float(alpha)
+                    for channel in 0..<3 {
+                        bytes[index + channel] = UInt8(min(Float(bytes[index + channel]) * scale + 0.5, 255))
+                    }
+                }
+                index += 4
+            }
+        }
+        return straight
+    }
+}

@@ -1,0 +1,85 @@
+import Testing
+
+@testable import RingRaster
+
+/// Exact area coverage: what each pixel gets is the area of it the shape covers.
+@Suite struct CoverageMaskTests {
+    private func resolved(_ polygon: Polygon, width: Int = 8, height: Int = 8) -> CoverageMask {
+        var mask = CoverageMask(originX: 0, originY: 0, width: width, height: height)
+        mask.add(polygon)
+        mask.resolve()
+        return mask
+    }
+
+    private func rectangle(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, clockwise: Bool = true) -> [Point] {
+        let points = [Point(x: x0, y: y0), Point(x: x1, y: y0), Point(x: x1, y: y1), Point(x: x0, y: y1)]
+        return clockwise ? points : points.reversed()
+    }
+
+    private func total(_ mask: CoverageMask) -> Double {
+        var sum = 0.0
+        for row in 0..<mask.height {
+            for column in 0..<mask.width { sum += Double(mask.coverage(column, row)) }
+        }
+        return sum
+    }
+
+    @Test func aRectangleOnFractionalEdgesCoversItsArea() {
+        let mask = resolved(Polygon(contours: [rectangle(1.25, 0.5, 3.75, 2)]))
+        #expect(mask.coverage(0, 0) == 0)
+        #expect(abs(mask.coverage(1, 0) - 0.375) < 1e-6)  // three quarters wide, half high
+        #expect(abs(mask.coverage(2, 0) - 0.5) < 1e-6)
+        #expect(abs(mask.coverage(1, 1) - 0.75) < 1e-6)
+        #expect(abs(mask.coverage(2, 1) - 1) < 1e-6)
+        #expect(abs(mask.coverage(3, 1) - 0.75) < 1e-6)
+        #expect(mask.coverage(4, 1) == 0)
+        #expect(abs(total(mask) - 2.5 * 1.5) < 1e-5)
+    }
+
+    @Test func aSlantedTriangleCoversItsArea() {
+        let triangle = [Point(x: 0.3, y: 0.2), Point(x: 7.6, y: 2.9), Point(x: 2.2, y: 7.7)]
+        let area =
+            abs(
+                (triangle[1].x - triangle[0].x) * (triangle[2].y - triangle[0].y)
+                    - (triangle[2].x - triangle[0].x) * (triangle[1].y - triangle[0].y)) / 2
+        #expect(abs(total(resolved(Polygon(contours: [triangle]))) - area) < 1e-4)
+    }
+
+    @Test func aCircleCoversPiRSquared() {
+        var polygon = Polygon()
+        polygon.addCircle(centre: Point(x: 20.3, y: 19.7), radius: 15.2)
+        let mask = resolved(polygon, width: 40, height: 40)
+        #expect(abs(total(mask) - Double.pi * 15.2 * 15.2) < 0.05)
+    }
+
+    /// Non-zero winding: the same direction twice covers once; the opposite direction cuts a hole.
+    @Test func windingDecidesOverlapsAndHoles() {
+        let twice = resolved(Polygon(contours: [rectangle(0, 0, 4, 4), rectangle(2, 2, 6, 6)]))
+        #expect(twice.coverage(3, 3) == 1)
+        let hole = resolved(Polygon(contours: [rectangle(0, 0, 6, 6), rectangle(2, 2, 4, 4, clockwise: false)]))
+        #expect(hole.coverage(3, 3) == 0)
+        #expect(hole.coverage(1, 1) == 1)
+        #expect(abs(total(hole) - 32) < 1e-5)
+    }
+
+    /// Edges outside the mask are clipped to it, never written past it.
+    @Test func shapesBeyondTheMaskAreClipped() {
+        let mask = resolved(Polygon(contours: [rectangle(-5, -3, 3.5, 20)]), width: 8, height: 8)
+        #expect(mask.coverage(0, 0) == 1)
+        #expect(abs(mask.coverage(3, 7) - 0.5) < 1e-6)
+        #expect(mask.coverage(4, 7) == 0)
+        #expect(abs(total(mask) - 3.5 * 8) < 1e-5)
+    }
+
+    /// The blur keeps what it spreads (away from the edges) and softens a hard edge.
+    @Test(arguments: [1.0, 2.5, 4.0])
+    func blurKeepsTheTotalAndSoftens(sigma: Double) {
+        var mask = resolved(Polygon(contours: [rectangle(20, 20, 30, 30)]), width: 50, height: 50)
+        let before = total(mask)
+        mask.blur(sigma: sigma)
+        #expect(abs(total(mask) - before) / before < 0.01)
+        #expect(mask.coverage(25, 25) > 0.5)
+        #expect(mask.coverage(19, 25) > 0.01)
+        #expect(mask.coverage(20, 25) < 0.9)
+    }
+}

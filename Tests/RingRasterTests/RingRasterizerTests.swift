@@ -1,0 +1,149 @@
+import RingCore
+import RingTestSupport
+import Testing
+
+@testable import RingRaster
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+@Suite struct RingRasterizerTests {
+    private func png(_ query: String) throws -> PNGDecoder {
+        let spec = try RingSpec(query: query)
+        return try PNGDecoder(RingRasterizer.png(RingScene(spec: spec), scale: spec.scale))
+    }
+
+    /// The angle-`degrees` point at `radius` from the scene's centre, in pixels of `scale`.
+    private func pixel(_ image: PNGDecoder, _ scene: RingScene, degrees: Double, radius: Double, scale: Int = 1)
+        -> [UInt8]
+    {
+        let point = scene.point(at: degrees, radius: radius)
+        return image.pixel(Int(point.x * Double(scale)), Int(point.y * Double(scale)))
+    }
+
+    @Test func theEncoderWritesWhatTheCanvasHolds() throws {
+        let scene = RingScene(spec: try RingSpec(query: "p=72&shadow&gradient=22c55e,ef4444"))
+        let canvas = RingRasterizer.draw(scene, scale: 1)
+        let decoded = try PNGDecoder(
+            PNGEncoder.encode(rgba: canvas.straightRGBA(), width: canvas.width, height: canvas.height))
+        #expect(decoded.chunkTypes == ["IHDR", "sRGB", "IDAT", "IEND"])
+        #expect(decoded.pixels == canvas.straightRGBA())
+    }
+
+    @Test(arguments: [
+        ("p=72", 120, 120), ("p=72&scale=2", 240, 240), ("p=64&half", 120, 68), ("p=64&half&scale=3", 360, 204),
+    ])
+    func thePixelSizeIsTheSVGsTimesScale(query: String, width: Int, height: Int) throws {
+        let image = try png(query)
+        #expect(image.width == width && image.height == height)
+        let svg = String(decoding: RingRenderer.render(try RingSpec(query: query)), as: UTF8.self)
+        let scale = try RingSpec(query: query).scale
+        #expect(svg.contains("width=\"\(width / scale)\" height=\"\(height / scale)\""))
+    }
+
+    @Test func barTrackAndLabelAreWhereTheSceneSays() throws {
+        let spec = try RingSpec(query: "p=25&color=ff0000&track=0000ff&label=none")
+        let scene = RingScene(spec: spec)
+        let image = try png("p=25&color=ff0000&track=0000ff&label=none")
+        let radius = try #require(scene.bar?.stroke.radius)
+        #expect(pixel(image, scene, degrees: 45, radius: radius) == [255, 0, 0, 255])
+        #expect(pixel(image, scene, degrees: 180, radius: radius) == [0, 0, 255, 255])
+        #expect(image.pixel(60, 60)[3] == 0)  // the centre, with no label or fill, is transparent
+        #expect(image.pixel(0, 0)[3] == 0)
+    }
+
+    @Test func theGradientFollowsTheAngle() throws {
+        let query = "p=100&gradient=ff0000,0000ff&label=none"
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let image = try png(query)
+        let radius = try #require(scene.bar?.stroke.radius)
+        let early = pixel(image, scene, degrees: 10, radius: radius)
+        let middle = pixel(image, scene, degrees: 180, radius: radius)
+        let late = pixel(image, scene, degrees: 350, radius: radius)
+        #expect(early[0] > 230 && early[2] < 25, "\(early)")
+        #expect(abs(Int(middle[0]) - Int(middle[2])) < 12, "\(middle)")
+        #expect(late[2] > 230 && late[0] < 25, "\(late)")
+    }
+
+    @Test func theShadowIsABlurredDarkCopyBelowTheBar() throws {
+        let scene = RingScene(spec: try RingSpec(query: "p=100&shadow&track=none&label=none"))
+        var plainScene = scene
+        plainScene.shadow = nil
+        let shadowed = try PNGDecoder(RingRasterizer.png(scene, scale: 1))
+        let plain = try PNGDecoder(RingRasterizer.png(plainScene, scale: 1))
+        let radius = try #require(scene.bar?.stroke.radius)
+        let width = try #require(scene.bar?.stroke.width)
+        // Just outside the bar at 6 o'clock, where the shadow is moved to, and at 12.
+        let below = pixel(shadowed, scene, degrees: 180, radius: radius + width / 2 + 1.5)
+        let above = pixel(shadowed, scene, degrees: 0, radius: radius + width / 2 + 1.5)
+        #expect(below[3] > 20 && below[0] < 40, "\(below)")
+        #expect(below[3] > above[3], "below \(below), above \(above)")
+        #expect(pixel(plain, scene, degrees: 180, radius: radius + width / 2 + 1.5)[3] == 0)
+    }
+
+    @Test func aSceneWithNothingToDrawIsTransparent() throws {
+        let image = try png("p=0&track=none&label=none")
+        #expect(image.pixels.enumerated().allSatisfy { $0.offset % 4 != 3 || $0.element == 0 })
+    }
+
+    @Test func theLabelHasInkAtItsPlace() throws {
+        let with = try png("p=72&track=none")
+        let without = try png("p=72&track=none&label=none")
+        var columns: [Int] = []
+        for y in 0..<with.height {
+            for x in 0..<with.width where with.pixel(x, y) != without.pixel(x, y) { columns.append(x) }
+        }
+        #expect(columns.count > 200)
+        let centre = Double(columns.min()! + columns.max()! + 1) / 2
+        #expect(abs(centre - 60) < 1.5, "label centred at \(centre)")
+    }
+
+    /// Every catalogue ring and random specs: finite coverage, canvases of the right size,
+    /// nothing but transparency where nothing is drawn.
+    @Test func randomScenesDrawWithinTheirBox() throws {
+        var generator = SeededGenerator(seed: 14)
+        let queries = RingExamples.all.map(\.query) + (0..<120).map { _ in RandomQuery.make(&generator) }
+        for query in queries {
+            let spec = try RingSpec(query: query)
+            let scene = RingScene(spec: spec)
+            let canvas = RingRasterizer.draw(scene, scale: spec.scale)
+            let (width, height) = RingRasterizer.pixelSize(of: scene, scale: spec.scale)
+            #expect(canvas.width == width && canvas.height == height && canvas.pixels.count == width * height * 4)
+            // Premultiplied: no channel above its alpha.
+            var index = 0
+            var valid = true
+            while index < canvas.pixels.count {
+                let alpha = canvas.pixels[index + 3]
+                if canvas.pixels[index] > alpha || canvas.pixels[index + 1] > alpha || canvas.pixels[index + 2] > alpha
+                {
+                    valid = false
+                }
+                index += 4
+            }
+            #expect(valid, "\(query)")
+        }
+    }
+
+    @Test func masksNeverHoldNaNOrMoreThanFullCoverage() {
+        var generator = SeededGenerator(seed: 41)
+        for _ in 0..<200 {
+            var polygon = Polygon()
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                polygon.contours.append(
+                    (0..<Int.random(in: 3...9, using: &generator)).map { _ in
+                        Point(
+                            x: Double.random(in: -20...60, using: &generator),
+                            y: Double.random(in: -20...60, using: &generator))
+                    })
+            }
+            var mask = CoverageMask(originX: 0, originY: 0, width: 40, height: 40)
+            mask.add(polygon)
+            mask.resolve()
+            let coverages = (0..<40).flatMap { row in (0..<40).map { mask.coverage($0, row) } }
+            #expect(coverages.allSatisfy { $0.isFinite && $0 >= 0 && $0 <= 1 })
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import HTTPServer
+import RingCore
+import RingRaster
+import Testing
+
+@testable import RingService
+
+/// `/ring.png`: the same parameters and errors as `/ring.svg`, its own cache entries and ETags,
+/// and limits on what one render and all renders together may take.
+@Suite struct PNGRouteTests {
+    private static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// Width and height from the IHDR chunk.
+    private func size(_ png: [UInt8]) -> (Int, Int) {
+        func u32(_ at: Int) -> Int { png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (u32(16), u32(20))
+    }
+
+    @Test func servesTheRingAsPNG() throws {
+        let harness = try InProcessService()
+        let response = try harness.get("/ring.png?p=72&slice=0.45")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "image/png")
+        #expect(Array(response.body.prefix(8)) == Self.signature)
+        let spec = try RingSpec(query: "p=72&slice=0.45")
+        #expect(response.body == RingRasterizer.png(RingScene(spec: spec), scale: 1))
+        #expect(response.header("ETag") == "\"r\(RingRenderer.version)-png-\(spec.digest)\"")
+        #expect(response.header("Last-Modified") == HTTPDate.format(RingRenderer.versionDate))
+        #expect(response.header("X-Ring-Error") == nil)
+    }
+
+    /// `scale` multiplies the PNG's pixels and is part of its identity; the SVG ignores it.
+    @Test func scaleMakesItsOwnPNGAndChangesNoSVG() throws {
+        let harness = try InProcessService()
+        let one = try harness.get("/ring.png?p=72")
+        let two = try harness.get("/ring.png?p=72&scale=2")
+        #expect(size(one.body) == (120, 120))
+        #expect(size(two.body) == (240, 240))
+        #expect(size(try harness.get("/ring.png?p=64&half&scale=3").body) == (360, 204))
+        let digest = try RingSpec(query: "p=72").digest
+        #expect(two.header("ETag") == "\"r\(RingRenderer.version)-png@2x-\(digest)\"")
+        let tags = [one, two].compactMap { $0.header("ETag") }
+        let svg = try harness.get("/ring.svg?p=72")
+        let scaledSVG = try harness.get("/ring.svg?p=72&scale=4")
+        #expect(Set(tags + [svg.header("ETag")!]).count == 3)
+        #expect(scaledSVG.body == svg.body)
+        #expect(scaledSVG.header("ETag") == svg.header("ETag"))
+        // Asked again, each comes from its own cache entry.
+        #expect(try harness.get("/ring.png?p=72&scale=2").body == two.body)
+        #expect(try harness.get("/ring.png?scale=2&p=72").body == two.body)
+        #expect(harness.service.cache.statistics.entries == 4)
+    }
+
+    @Test func aPNGsETagDoesNotRevalidateTheSVG() throws {
+        let harness = try InProcessService()
+        let png = try harness.get("/ring.png?p=72")
+        let etag = try #require(png.header("ETag"))
+        #expect(try harness.get("/ring.svg?p=72", headers: "If-None-Match: \(etag)\r\n").status == 200)
+        #expect(try harness.get("/ring.png?p=72", headers: "If-None-Match: \(etag)\r\n").status == 304)
+    }
+
+    @Test func invalidQueriesGetAPNGErrorImage() throws {
+        let harness = try InProcessService()
+        let response = try harness.get("/ring.png?p=abc")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "image/png")
+        #expect(Array(response.body.prefix(8)) == Self.signature)
+        #expect(response.header("X-Ring-Error") == "p: \"abc\" is not a decimal number such as 72 or -0.5")
+        #expect(response.header("ETag")?.hasPrefix("\"e\(RingRenderer.version)-png-") == true)
+        #expect(response.header("Cache-Control") == "public, max-age=60")
+        #expect(
+            try harness.get("/ring.png?p=1&scale=5").header("X-Ring-Error") == "scale: \"5\" is out of range 1...4")
+    }
+
+    /// Hostile sizes: the largest side and the memory of one render are capped, and the error
+    /// names the parameter to change.
+    @Test func hostileSizesGetAnErrorNotARender() throws {
+        let harness = try InProcessService()
+        let huge = try harness.get("/ring.png?p=72&size=1024&scale=4")
+        #expect(huge.header("X-Ring-Error") == "scale: a 4096x4096 px PNG is larger than the limit of 2048 px a side")
+        let limited = try InProcessService {
+            $0.raster.maxSide = 300
+            $0.raster.maxRenderBytes = 1 << 20
+        }
+        #expect(
+            try limited.get("/ring.png?p=72&size=400").header("X-Ring-Error")
+                == "size: a 400x400 px PNG is larger than the limit of 300 px a side")
+        #expect(
+            try limited.get("/ring.png?p=72&size=250").header("X-Ring-Error")
+                == "size: a 250x250 px PNG needs 1.4 MiB to render, more than the limit of 1.0 MiB")
+        #expect(try limited.get("/ring.png?p=72&size=120").header("X-Ring-Error") == nil)
+    }
+
+    /// With every render place taken, a new PNG gets 503 and `Retry-After` at once, while SVGs and
+    /// cached PNGs are still served.
+    @Test func aFullRenderGateTurnsNewPNGsAwayButServesTheRest() throws {
+        let harness = try InProcessService { $0.pngRenders = 1 }
+        let cached = try harness.get("/ring.png?p=10")
+        #expect(cached.status == 200)
+        #expect(harness.service.pngRenders.enter())  // a render in progress elsewhere
+        let refused = try harness.get("/ring.png?p=11")
+        #expect(refused.status == 503)
+        #expect(refused.header("Retry-After") == "1")
+        #expect(refused.header("Cache-Control") == "no-store")
+        #expect(try harness.get("/ring.png?p=10").body == cached.body)
+        #expect(try harness.get("/ring.svg?p=11").status == 200)
+        #expect(
+            harness.service.metrics.exposition(
+                cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics()
+            ).contains("ring_png_renders_refused_total 1\n"))
+        harness.service.pngRenders.leave()
+        #expect(try harness.get("/ring.png?p=11").status == 200)
+        #expect(harness.service.pngRenders.count == 0)
+    }
+
+    @Test func theGateAdmitsItsLimitAndNoMore() {
+        let gate = RenderGate(limit: 3)
+        #expect((0..<5).map { _ in gate.enter() } == [true, true, true, false, false])
+        #expect(gate.count == 3)
+        gate.leave()
+        #expect(gate.enter())
+        #expect(!gate.enter())
+    }
+
+    @Test func theDefaultLimitLeavesALoopFree() {
+        var configuration = ServiceConfiguration()
+        configuration.eventLoops = 4
+        #expect(configuration.pngRenderLimit == 3)
+        configuration.eventLoops = 1
+        #expect(configuration.pngRenderLimit == 1)
+        configuration.pngRenders = 8
+        #expect(configuration.pngRenderLimit == 8)
+    }
+}
