@@ -4,12 +4,14 @@ public enum RingRenderer {
     /// 2: element ids from the 128-bit digest instead of a 64-bit FNV-1a hash; the bar's
     /// visible extent, caps included, follows the value; the smallest mark is a disc; the
     /// label never reads 100 % on an open ring or 0 % beside a mark; CJK and emoji fonts.
-    public static let version = 2
+    /// 3: a gradient bar's pieces are cut to the bar's exact shape by a mask, so its edges are
+    /// anti-aliased once (as the PNG engine draws them).
+    public static let version = 3
 
-    /// When ``version`` began, in seconds since 1970 (2026-12-01T00:00:00Z): every ring's
+    /// When ``version`` began, in seconds since 1970 (2026-12-01T09:00:00Z): every ring's
     /// `Last-Modified`, since a ring's bytes change only with the renderer. Moves forward with
     /// every version bump.
-    public static let versionDate = 1_796_083_200
+    public static let versionDate = 1_796_115_600
 
     /// The SVG document for `spec`. Pass `digest` when the caller has it already (the server
     /// needs it for its cache first), so the canonical key is not built and hashed twice.

@@ -289,6 +289,10 @@ struct SVGWriter: ~Copyable {
     /// The sub-arcs and the round caps are painted opaque and the stops' alpha applied once,
     /// as a group opacity when all stops share it, else as a mask of the same shapes in grey:
     /// overlaps never add up to stripes or darker caps.
+    ///
+    /// The pieces are a pixel wider than the bar on each side and cut to the bar's exact shape by
+    /// one more mask, so the bar's edges are anti-aliased once: otherwise every overlap paints an
+    /// edge pixel again, and small rings get visibly bolder edges than a solid bar.
     private func writeGradientBar(
         _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, into w: inout ByteWriter
     ) {
@@ -296,6 +300,24 @@ struct SVGWriter: ~Copyable {
             dot(bar, gradient.color(at: 0), into: &w)
             return
         }
+        w.append("<mask id=\"")
+        appendID(into: &w)
+        w.append("-gm\" maskUnits=\"userSpaceOnUse\"")
+        region(into: &w)
+        w.append(byte: UInt8(ascii: ">"))
+        if bar.isClosed {
+            circle(radius: bar.radius, into: &w)
+        } else {
+            w.append("<path d=\"")
+            arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
+            w.append(bar.cap == .round ? "\" stroke-linecap=\"round\"" : "\"")
+        }
+        w.append(" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
+        w.append(number: bar.width)
+        w.append("\"/></mask><g mask=\"url(#")
+        appendID(into: &w)
+        w.append("-gm)\">")
+        defer { w.append("</g>") }
         let alphas = gradient.stops.map(\.alpha)
         let uniform = alphas.allSatisfy { $0 == alphas[0] }
         if !uniform {
@@ -357,7 +379,7 @@ struct SVGWriter: ~Copyable {
             w.append("\"/></linearGradient>")
         }
         w.append("</defs><g fill=\"none\" stroke-width=\"")
-        w.append(number: bar.width)
+        w.append(number: bar.width + 2 * Self.gradientBleed)
         w.append("\">")
         for index in 0..<count {
             let from = Double(index) * step
@@ -374,11 +396,14 @@ struct SVGWriter: ~Copyable {
         if bar.cap == .round && !bar.isClosed {
             for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
                 disc(
-                    at: scene.point(at: angle, radius: bar.radius), width: bar.width,
+                    at: scene.point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
                     colorOf(gradient.color(at: position)), into: &w)
             }
         }
     }
+
+    /// How far, in pixels, the gradient's pieces reach past the bar's edges under its mask.
+    static let gradientBleed = 1.0
 
     private func gradientID(_ suffix: StaticString, _ index: Int, into w: inout ByteWriter) {
         appendID(into: &w)
