@@ -1,29 +1,41 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
 #
-#   scripts/fuzz.sh http|query [SECONDS]
+#   scripts/fuzz.sh http|query|raster [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
-# provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. Findings land in
+# provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. For raster, RingCore
+# is built first as an instrumented module of its own, and the font table and zlib are linked in. Findings land in
 # .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
 # test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh http|query [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh http|query|raster [SECONDS]}
 seconds=${2:-60}
+out=.build/fuzz/$target
+mkdir -p "$out/corpus"
+extra=()
 case "$target" in
     http)
         sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
                  Tests/Fuzz/HTTPRequestParserFuzz.swift) ;;
     query)
         sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
-    *) echo "fuzz.sh: unknown target '$target' (http or query)" >&2; exit 2 ;;
+    raster)
+        sources=($(find Sources/RingRaster -name '*.swift') Tests/Fuzz/RingRasterFuzz.swift)
+        swiftc -O -sanitize=fuzzer,address -parse-as-library \
+            -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
+            -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
+        clang -O1 -fsanitize=address -c Sources/RingFontData/glyphs.c -I Sources/RingFontData/include \
+            -o "$out/glyphs.o"
+        printf 'module RingFontData {\n    header "%s"\n    export *\n}\n' \
+            "$PWD/Sources/RingFontData/include/RingFontData.h" > "$out/module.modulemap"
+        extra=(-I "$out" -I Sources/CZlib "$out/libRingCore.a" "$out/glyphs.o" -lz) ;;
+    *) echo "fuzz.sh: unknown target '$target' (http, query or raster)" >&2; exit 2 ;;
 esac
-out=.build/fuzz/$target
-mkdir -p "$out/corpus"
 binary=$out/fuzz-$target
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
-    "${sources[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+    "${sources[@]}" "${extra[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
 export SWIFT_BACKTRACE=enable=no

@@ -18,10 +18,19 @@ import RingCore
 /// let png = RingRasterizer.png(scene, scale: 2)  // 240 × 240 pixels
 /// ```
 public enum RingRasterizer {
-    /// The image size in pixels: the SVG's `width` × `height`, times `scale`.
+    /// The image size in pixels: the SVG's `width` × `height`, times `scale`, at least 1 and at
+    /// most ``largestSide`` (a scene is a public value: its numbers need not come from a spec).
     public static func pixelSize(of scene: RingScene, scale: Int) -> (width: Int, height: Int) {
-        (Int((scene.width * Double(scale)).rounded(.up)), Int((scene.height * Double(scale)).rounded(.up)))
+        func pixels(_ length: Double) -> Int {
+            let scaled = (length * Double(max(scale, 1))).rounded(.up)
+            return scaled.isFinite ? Int(min(max(scaled, 1), Double(largestSide))) : 1
+        }
+        return (pixels(scene.width), pixels(scene.height))
     }
+
+    /// The largest side ``pixelSize(of:scale:)`` reports, whatever the scene says; the service's
+    /// ``RasterLimits`` refuse far smaller images.
+    public static let largestSide = 1 << 16
 
     /// Most bytes one render holds at once, per pixel: the canvas (4), one coverage mask (4), a
     /// second for the shadow (4), the straight-alpha copy (4), the filtered rows (4) and the
@@ -167,7 +176,9 @@ private struct Painter {
     /// SVG's shadow: a black copy of the bar at the paint's alpha, moved down by `offset`,
     /// blurred with standard deviation `blur`, at `opacity`.
     mutating func paintShadow(_ shadow: RingScene.Shadow, of bar: Polygon, alpha: UInt8) {
-        let sigma = shadow.blur * scale
+        // A blur wider than the image spreads the shadow to nothing: cap it there.
+        let sigma = min(max(shadow.blur * scale, 0), Double(max(canvas.width, canvas.height)))
+        guard sigma.isFinite else { return }
         var shadowMask = mask(bar.transformed(dy: shadow.offset * scale, scale: 1), margin: 3 * sigma + 2)
         shadowMask.blur(sigma: sigma)
         canvas.fill(

@@ -135,7 +135,8 @@ struct GlyphSet: Sendable {
         let dx = start.x - 2 * control.x + end.x
         let dy = start.y - 2 * control.y + end.y
         let deviation = (dx * dx + dy * dy).squareRoot() / 4
-        let count = max(1, Int((deviation / Polygon.tolerance).squareRoot().rounded(.up)))
+        let wanted = (deviation / Polygon.tolerance).squareRoot().rounded(.up)
+        let count = wanted.isFinite ? Int(min(max(wanted, 1), Double(Polygon.maximumSegments))) : 1
         for index in 1...count {
             let t = Double(index) / Double(count)
             let u = 1 - t

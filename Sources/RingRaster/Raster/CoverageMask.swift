@@ -52,9 +52,10 @@ struct CoverageMask {
         let rows = Double(height)
         guard bottom > 0, top < rows else { return }
         let slope = (bottomX - topX) / (bottom - top)
+        guard slope.isFinite else { return }  // only for numbers near the limits of Double
         let limit = Double(width)
-        var row = max(Int(top.rounded(.down)), 0)
-        let lastRow = min(Int(bottom.rounded(.up)), height)
+        var row = Int(max(top, 0).rounded(.down))
+        let lastRow = Int(min(bottom, rows).rounded(.up))
         cells.withUnsafeMutableBufferPointer { cells in
             while row < lastRow {
                 let rowTop = max(Double(row), top)
@@ -62,7 +63,7 @@ struct CoverageMask {
                 let dy = Float(rowBottom - rowTop)
                 let xa = min(max(topX + (rowTop - top) * slope, 0), limit)
                 let xb = min(max(topX + (rowBottom - top) * slope, 0), limit)
-                Self.accumulate(cells, at: row * stride, xa, xb, dy * direction)
+                if xa.isFinite, xb.isFinite { Self.accumulate(cells, at: row * stride, xa, xb, dy * direction) }
                 row += 1
             }
         }

@@ -21,19 +21,24 @@ struct Polygon {
     /// Largest distance of a chord from its arc, in pixels: below what anti-aliasing can show.
     static let tolerance = 0.05
 
+    /// Most segments one curve is cut into: a full circle of radius 16 000 px needs 1 800, so
+    /// this only bounds the work for numbers no ring has (a scene is a public value).
+    static let maximumSegments = 4096
+
     /// Appends the points of an arc of `radius` about `centre` from `start` through `sweep`
     /// degrees, both ends included, to `points`.
     static func appendArc(
         _ points: inout [Point], centre: Point, radius: Double, start: Double, sweep: Double
     ) {
+        guard radius.isFinite, start.isFinite, sweep.isFinite else { return }
         guard radius > 0 else {
             points.append(centre)
             return
         }
         // A chord of angle θ strays r(1 − cos(θ/2)) from its arc.
         let maximumStep = 2 * acos(max(-1, 1 - tolerance / radius))
-        let radians = sweep * .pi / 180
-        let count = max(1, Int((abs(radians) / maximumStep).rounded(.up)))
+        let radians = min(abs(sweep), 360) * .pi / 180 * (sweep < 0 ? -1 : 1)
+        let count = Int(min(max((abs(radians) / maximumStep).rounded(.up), 1), Double(maximumSegments)))
         let step = abs(radians) / Double(count)
         // Chords between points on the circle cut inside it and lose area along the whole arc
         // (a circle of radius 15 drawn 0.03 px too thin). Points on a radius larger by
@@ -138,9 +143,11 @@ struct Polygon {
             }
         }
         guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+        // Whole pixels, within a range any image fits in and any Int holds.
+        func pixel(_ value: Double) -> Int { Int(min(max(value, -1e9), 1e9)) }
         return (
-            Int((minX - margin).rounded(.down)), Int((minY - margin).rounded(.down)),
-            Int((maxX + margin).rounded(.up)), Int((maxY + margin).rounded(.up))
+            pixel((minX - margin).rounded(.down)), pixel((minY - margin).rounded(.down)),
+            pixel((maxX + margin).rounded(.up)), pixel((maxY + margin).rounded(.up))
         )
     }
 }

@@ -1,0 +1,54 @@
+// libFuzzer harness for RingScene → coverage raster → PNG, compiled by scripts/fuzz.sh together
+// with RingRaster's sources against RingCore, the font table and zlib (not part of the package).
+//
+// Input: a query (up to the first NUL byte), then bytes that overwrite the scene's numbers with
+// arbitrary doubles, NaN and infinities included, so scenes no spec would produce are drawn too.
+// Checks: no crash or trap; the canvas has the reported size; premultiplied pixels never exceed
+// their alpha; a scene with nothing in it stays transparent; the PNG starts with its signature.
+
+import RingCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    let split = bytes.firstIndex(of: 0) ?? bytes.count
+    let query = String(decoding: bytes[0..<split], as: UTF8.self)
+    guard let spec = try? RingSpec(query: query), spec.size <= 256 else { return 0 }
+    var scene = RingScene(spec: spec)
+    var rest = split < bytes.count ? Array(bytes[(split + 1)...]) : []
+    func number() -> Double? {
+        guard rest.count >= 8 else { return nil }
+        let bits = rest.prefix(8).enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
+        rest.removeFirst(8)
+        return Double(bitPattern: bits)
+    }
+    if let value = number() { scene.bar?.stroke.radius = value }
+    if let value = number() { scene.bar?.stroke.width = value }
+    if let value = number() { scene.bar?.stroke.arc.sweep = value }
+    if let value = number() { scene.track?.stroke.arc.start = value }
+    if let value = number() { scene.outline?.offset = value }
+    if let value = number() { scene.shadow?.blur = value }
+    if let value = number() { scene.label?.fontSize = value }
+    if let value = number() { scene.centerX = value }
+    if let value = number() { scene.fill?.radius = value }
+    let scale = Int(rest.first ?? 1) % 4 + 1
+    let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
+    guard width * height <= 1 << 18 else { return 0 }
+    let canvas = RingRasterizer.draw(scene, scale: scale)
+    precondition(canvas.width == width && canvas.height == height && canvas.pixels.count == width * height * 4)
+    var index = 0
+    while index < canvas.pixels.count {
+        let alpha = canvas.pixels[index + 3]
+        precondition(
+            canvas.pixels[index] <= alpha && canvas.pixels[index + 1] <= alpha && canvas.pixels[index + 2] <= alpha,
+            "premultiplied channel above alpha at \(index / 4)")
+        index += 4
+    }
+    var empty = scene
+    (empty.background, empty.fill, empty.track, empty.outline, empty.bar, empty.shadow, empty.label) =
+        (nil, nil, nil, nil, nil, nil, nil)
+    precondition(RingRasterizer.draw(empty, scale: scale).pixels.allSatisfy { $0 == 0 }, "an empty scene drew")
+    let png = RingRasterizer.png(scene, scale: scale)
+    precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    return 0
+}
