@@ -35,7 +35,8 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
-            name: "ring-bench", dependencies: ["RingCore", "RingService", "HTTPServer"], swiftSettings: swiftSettings),
+            name: "ring-bench", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
+            swiftSettings: swiftSettings),
         // Seeded random specs shared by the core and service suites.
         .target(name: "RingTestSupport", path: "Tests/RingTestSupport", swiftSettings: swiftSettings),
         .testTarget(

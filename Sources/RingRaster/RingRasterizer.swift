@@ -41,11 +41,11 @@ public enum RingRasterizer {
     /// ``RasterLimits`` first: this allocates what the size asks for.
     public static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
         let canvas = draw(scene, scale: scale)
-        return PNGEncoder.encode(rgba: canvas.straightRGBA(), width: canvas.width, height: canvas.height)
+        return PNGEncoder.encode(scanlines: canvas.scanlines(), width: canvas.width, height: canvas.height)
     }
 
     /// The scene drawn on a canvas at `scale`.
-    static func draw(_ scene: RingScene, scale: Int) -> Canvas {
+    package static func draw(_ scene: RingScene, scale: Int) -> Canvas {
         let (width, height) = pixelSize(of: scene, scale: scale)
         var painter = Painter(scene: scene, scale: Double(scale), canvas: Canvas(width: width, height: height))
         painter.paint()
@@ -187,22 +187,36 @@ private struct Painter {
 }
 
 extension Canvas {
-    /// The pixels with alpha divided out again, as PNG stores them.
-    func straightRGBA() -> [UInt8] {
-        var straight = pixels
-        straight.withUnsafeMutableBufferPointer { bytes in
-            var index = 0
-            while index < bytes.count {
-                let alpha = bytes[index + 3]
-                if alpha != 0 && alpha != 255 {
-                    let scale = 255 / Float(alpha)
-                    for channel in 0..<3 {
-                        bytes[index + channel] = UInt8(min(Float(bytes[index + channel]) * scale + 0.5, 255))
+    /// The image as PNG scanlines: each row a filter byte (0, None) and the row's pixels with
+    /// alpha divided out again, as PNG stores them.
+    package func scanlines() -> [UInt8] {
+        let rowBytes = width * 4
+        var lines = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        lines.withUnsafeMutableBufferPointer { lines in
+            pixels.withUnsafeBufferPointer { pixels in
+                for row in 0..<height {
+                    var target = row * (rowBytes + 1) + 1
+                    var source = row * rowBytes
+                    for _ in 0..<width {
+                        let alpha = pixels[source + 3]
+                        if alpha == 255 {
+                            lines[target] = pixels[source]
+                            lines[target + 1] = pixels[source + 1]
+                            lines[target + 2] = pixels[source + 2]
+                            lines[target + 3] = 255
+                        } else if alpha != 0 {
+                            let scale = 255 / Float(alpha)
+                            lines[target] = UInt8(min(Float(pixels[source]) * scale + 0.5, 255))
+                            lines[target + 1] = UInt8(min(Float(pixels[source + 1]) * scale + 0.5, 255))
+                            lines[target + 2] = UInt8(min(Float(pixels[source + 2]) * scale + 0.5, 255))
+                            lines[target + 3] = alpha
+                        }
+                        target += 4
+                        source += 4
                     }
                 }
-                index += 4
             }
         }
-        return straight
+        return lines
     }
 }

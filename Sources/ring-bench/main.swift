@@ -1,5 +1,6 @@
 import HTTPServer
 import RingCore
+import RingRaster
 import RingService
 
 #if canImport(Glibc)
@@ -70,6 +71,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < Comm
     exit(0)
 }
 
+/// `--profile-png N`: only draw and encode the default ring's PNG N times, for callgrind or perf.
+if let flag = CommandLine.arguments.firstIndex(of: "--profile-png"), flag + 1 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 1])
+{
+    let scene = RingScene(spec: RingSpec(value: 72))
+    var bytes = 0
+    for _ in 0..<count { bytes &+= RingRasterizer.png(scene, scale: 1).count }
+    print("\(count) PNGs, \(bytes) bytes")
+    exit(0)
+}
+
 let quick = CommandLine.arguments.contains("--quick")
 let batches = quick ? 5 : 31
 let batchSize = quick ? 200 : 2000
@@ -119,3 +131,30 @@ _ = service.respond(to: request())
 let parseRequest = measure(batches: batches, size: batchSize) { request().query.utf8.count }
 let hit = measure(batches: batches, size: batchSize) { service.respond(to: request()).body.count }
 print("cache hit: request parse \(format(parseRequest)), parse + lookup + respond \(format(hit))")
+
+// PNG: the whole render (scene, raster, filters, deflate) per image, and its stages for the
+// default ring. Fewer calls a batch: a PNG costs about a hundred SVGs.
+let pngBatch = max(batchSize / 20, 10)
+print("PNG, median per image (\(batches) batches of \(pngBatch)):")
+var pngTotal = 0.0
+var pngBytes = 0
+for example in RingExamples.all {
+    guard let spec = try? RingSpec(query: example.query) else { continue }
+    let scene = RingScene(spec: spec)
+    let nanoseconds = measure(batches: batches, size: pngBatch) { RingRasterizer.png(scene, scale: spec.scale).count }
+    pngTotal += nanoseconds
+    pngBytes += RingRasterizer.png(scene, scale: spec.scale).count
+    print("  \(pad(example.name, 16)) \(format(nanoseconds))")
+}
+print("  \(pad("catalogue mean", 16)) \(format(pngTotal / Double(RingExamples.all.count))), \(pngBytes) bytes in all")
+let defaultScene = RingScene(spec: defaultSpec)
+let drawOnly = measure(batches: batches, size: pngBatch) { RingRasterizer.draw(defaultScene, scale: 1).width }
+let canvas = RingRasterizer.draw(defaultScene, scale: 1)
+let scanlineOnly = measure(batches: batches, size: pngBatch) { canvas.scanlines().count }
+let scanlines = canvas.scanlines()
+var levels = ""
+for level: Int32 in [1, 3, 6, 9] {
+    let time = measure(batches: batches, size: pngBatch) { PNGEncoder.deflate(scanlines, level: level).count }
+    levels += " level \(level) \(format(time)) \(PNGEncoder.deflate(scanlines, level: level).count) B;"
+}
+print("default ring PNG split: draw \(format(drawOnly)), scanlines \(format(scanlineOnly)), deflate\(levels)")

@@ -28,9 +28,24 @@ import Testing
         let scene = RingScene(spec: try RingSpec(query: "p=72&shadow&gradient=22c55e,ef4444"))
         let canvas = RingRasterizer.draw(scene, scale: 1)
         let decoded = try PNGDecoder(
-            PNGEncoder.encode(rgba: canvas.straightRGBA(), width: canvas.width, height: canvas.height))
+            PNGEncoder.encode(scanlines: canvas.scanlines(), width: canvas.width, height: canvas.height))
         #expect(decoded.chunkTypes == ["IHDR", "sRGB", "IDAT", "IEND"])
-        #expect(decoded.pixels == canvas.straightRGBA())
+        let lines = canvas.scanlines()
+        let rowBytes = canvas.width * 4
+        var straight: [UInt8] = []
+        for row in 0..<canvas.height {
+            let start = row * (rowBytes + 1) + 1
+            straight += lines[start..<start + rowBytes]
+        }
+        #expect(decoded.pixels == straight)
+        // Straight alpha: each pixel, multiplied back, is the canvas's within rounding.
+        for index in Swift.stride(from: 0, to: straight.count, by: 4) where straight[index + 3] > 0 {
+            let alpha = Int(straight[index + 3])
+            for channel in 0..<3 {
+                let premultiplied = Int(straight[index + channel]) * alpha / 255
+                #expect(abs(premultiplied - Int(canvas.pixels[index + channel])) <= 1)
+            }
+        }
     }
 
     @Test(arguments: [

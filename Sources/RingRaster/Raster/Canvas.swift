@@ -3,11 +3,11 @@ import RingCore
 /// The image being drawn: 8-bit RGBA, premultiplied by alpha, in sRGB as the SVG gives its
 /// colours. Shapes are composited onto it with source-over, as SVG paints them, each through
 /// its coverage mask.
-struct Canvas {
-    let width: Int
-    let height: Int
+package struct Canvas {
+    package let width: Int
+    package let height: Int
     /// Row-major premultiplied RGBA, 4 bytes a pixel.
-    private(set) var pixels: [UInt8]
+    package private(set) var pixels: [UInt8]
 
     /// A transparent canvas.
     init(width: Int, height: Int) {
@@ -16,12 +16,60 @@ struct Canvas {
         pixels = [UInt8](repeating: 0, count: width * height * 4)
     }
 
-    /// Paints `color` wherever `mask` covers, at `opacity`.
+    /// Paints `color` wherever `mask` covers, at `opacity`. The loop without a shader, in
+    /// integers: most of what a ring paints is one colour, and most of that fully covered.
     mutating func fill(_ mask: CoverageMask, _ color: RingColor, opacity: Float = 1) {
-        let alpha = Float(color.alpha) / 255 * opacity
+        let alpha = Int((Float(color.alpha) * min(max(opacity, 0), 1)).rounded())
         guard alpha > 0 else { return }
-        let rgb = (Float(color.red), Float(color.green), Float(color.blue))
-        fill(mask) { _, _ in (rgb.0, rgb.1, rgb.2, alpha) }
+        // Premultiplied source, 0…255 each.
+        let red = Self.divide255(Int(color.red) * alpha)
+        let green = Self.divide255(Int(color.green) * alpha)
+        let blue = Self.divide255(Int(color.blue) * alpha)
+        let opaque = alpha == 255
+        let firstColumn = max(0, -mask.originX)
+        let lastColumn = min(mask.width, width - mask.originX)
+        let firstRow = max(0, -mask.originY)
+        let lastRow = min(mask.height, height - mask.originY)
+        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+        let width = self.width
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            mask.cells.withUnsafeBufferPointer { cells in
+                for row in firstRow..<lastRow {
+                    let cellRow = row * mask.stride
+                    var index = ((mask.originY + row) * width + mask.originX + firstColumn) * 4
+                    for column in firstColumn..<lastColumn {
+                        let cover = cells[cellRow + column]
+                        if cover >= 1 && opaque {
+                            // Inside an opaque shape: the colour itself, whatever was there.
+                            pixels[index] = color.red
+                            pixels[index + 1] = color.green
+                            pixels[index + 2] = color.blue
+                            pixels[index + 3] = 255
+                        } else if cover > 0 {
+                            // Coverage in 0…255; source-over: source × c + destination × (1 − a × c).
+                            let c = Int(cover * 255 + 0.5)
+                            let keep = 255 - Self.divide255(alpha * c)
+                            pixels[index] = UInt8(
+                                truncatingIfNeeded: Self.divide255(red * c + Int(pixels[index]) * keep))
+                            pixels[index + 1] = UInt8(
+                                truncatingIfNeeded: Self.divide255(green * c + Int(pixels[index + 1]) * keep))
+                            pixels[index + 2] = UInt8(
+                                truncatingIfNeeded: Self.divide255(blue * c + Int(pixels[index + 2]) * keep))
+                            pixels[index + 3] = UInt8(
+                                truncatingIfNeeded: Self.divide255(alpha * c + Int(pixels[index + 3]) * keep))
+                        }
+                        index += 4
+                    }
+                }
+            }
+        }
+    }
+
+    /// `value` / 255, rounded, for 0 ≤ `value` ≤ 255 × 255 (the usual shift-and-add, exact there).
+    @inline(__always)
+    static func divide255(_ value: Int) -> Int {
+        let biased = value + 128
+        return (biased + (biased >> 8)) >> 8
     }
 
     /// Paints, wherever `mask` covers, the colour `shader` gives for each pixel: straight (not
