@@ -32,22 +32,33 @@ public enum RingRasterizer {
     /// ``RasterLimits`` refuse far smaller images.
     public static let largestSide = 1 << 16
 
-    /// Most bytes one render holds at once, per pixel: the canvas (4), one coverage mask (4), a
-    /// second for the shadow (4), the straight-alpha copy (4), the filtered rows (4) and the
-    /// deflate output (at most about 4). ``RasterLimits`` multiplies it by the pixel count.
-    public static let bytesPerPixel = 24
+    /// Most bytes one render holds at once, per pixel: the canvas (4), the coverage mask (4),
+    /// the scanlines (4) and the deflate output (at most about 4), with room for zlib's own
+    /// state on small images. ``RasterLimits`` multiplies it by the pixel count.
+    public static let bytesPerPixel = 20
 
     /// PNG bytes of `scene` at `scale` (1 draws the SVG's pixel size). Check the size against
-    /// ``RasterLimits`` first: this allocates what the size asks for.
+    /// ``RasterLimits`` first: this allocates what the size asks for. Its buffers are the
+    /// calling thread's ``RenderScratch``, reused from render to render.
     public static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
-        let canvas = draw(scene, scale: scale)
-        return PNGEncoder.encode(scanlines: canvas.scanlines(), width: canvas.width, height: canvas.height)
+        let scratch = RenderScratch.current
+        defer { scratch.trim() }
+        var canvas = draw(scene, scale: scale, scratch: scratch)
+        canvas.scanlines(into: &scratch.lines)
+        scratch.pixels = canvas.takeStorage()
+        return PNGEncoder.encode(scanlines: scratch.lines, width: canvas.width, height: canvas.height, scratch: scratch)
     }
 
     /// The scene drawn on a canvas at `scale`.
     package static func draw(_ scene: RingScene, scale: Int) -> Canvas {
+        draw(scene, scale: scale, scratch: RenderScratch.current)
+    }
+
+    private static func draw(_ scene: RingScene, scale: Int, scratch: RenderScratch) -> Canvas {
         let (width, height) = pixelSize(of: scene, scale: scale)
-        var painter = Painter(scene: scene, scale: Double(scale), canvas: Canvas(width: width, height: height))
+        let canvas = Canvas(width: width, height: height, storage: scratch.pixels)
+        scratch.pixels = []
+        var painter = Painter(scene: scene, scale: Double(scale), canvas: canvas, scratch: scratch)
         painter.paint()
         return painter.canvas
     }
@@ -58,6 +69,8 @@ private struct Painter {
     let scene: RingScene
     let scale: Double
     var canvas: Canvas
+    /// Where each element's mask takes its cells from and gives them back to.
+    let scratch: RenderScratch
     var centre: Point { Point(x: scene.centerX * scale, y: scene.centerY * scale) }
 
     mutating func paint() {
@@ -65,28 +78,37 @@ private struct Painter {
         if let fill = scene.fill {
             var disc = Polygon()
             disc.addCircle(centre: centre, radius: fill.radius * scale)
-            canvas.fill(mask(disc), fill.color)
+            paint(disc, fill.color)
         }
-        if let track = scene.track { canvas.fill(mask(shape(of: track.stroke)), track.color.color) }
-        if let outline = scene.outline { canvas.fill(mask(shape(of: outline)), outline.color) }
+        if let track = scene.track { paint(shape(of: track.stroke), track.color.color) }
+        if let outline = scene.outline { paint(shape(of: outline), outline.color) }
         if let bar = scene.bar {
             let barShape = shape(of: bar.stroke)
             if let shadow = scene.shadow { paintShadow(shadow, of: barShape, alpha: bar.paint.alpha) }
             switch bar.paint {
             case .solid(let color):
-                canvas.fill(mask(barShape), color)
+                paint(barShape, color)
             case .gradient(let gradient) where bar.stroke.isDot:
-                canvas.fill(mask(barShape), gradient.color(at: 0))
+                paint(barShape, gradient.color(at: 0))
             case .gradient(let gradient):
-                paintGradient(gradient, along: bar.stroke, mask: mask(barShape))
+                var barMask = mask(barShape)
+                paintGradient(gradient, along: bar.stroke, mask: barMask)
+                scratch.cells = barMask.takeStorage()
             }
         }
         if let label = scene.label, label.fontSize > 0 {
             let glyphs = GlyphSet.labelFont.outline(
                 of: label.text, fontSize: label.fontSize * scale, centreX: label.x * scale,
                 baseline: label.baseline * scale)
-            canvas.fill(mask(glyphs), label.color.color)
+            paint(glyphs, label.color.color)
         }
+    }
+
+    /// Fills `polygon` with `color` through a mask in the scratch cells.
+    mutating func paint(_ polygon: Polygon, _ color: RingColor) {
+        var polygonMask = mask(polygon)
+        canvas.fill(polygonMask, color)
+        scratch.cells = polygonMask.takeStorage()
     }
 
     // MARK: Shapes
@@ -141,7 +163,9 @@ private struct Painter {
         let minY = max(bounds.minY, 0)
         let maxX = min(bounds.maxX, canvas.width)
         let maxY = min(bounds.maxY, canvas.height)
-        var mask = CoverageMask(originX: minX, originY: minY, width: maxX - minX, height: maxY - minY)
+        var mask = CoverageMask(
+            originX: minX, originY: minY, width: maxX - minX, height: maxY - minY, storage: scratch.cells)
+        scratch.cells = []
         mask.add(polygon)
         mask.resolve()
         return mask
@@ -183,6 +207,7 @@ private struct Painter {
         shadowMask.blur(sigma: sigma)
         canvas.fill(
             shadowMask, RingColor(red: 0, green: 0, blue: 0, alpha: alpha), opacity: Float(shadow.opacity))
+        scratch.cells = shadowMask.takeStorage()
     }
 }
 
@@ -190,8 +215,15 @@ extension Canvas {
     /// The image as PNG scanlines: each row a filter byte (0, None) and the row's pixels with
     /// alpha divided out again, as PNG stores them.
     package func scanlines() -> [UInt8] {
+        var lines: [UInt8] = []
+        scanlines(into: &lines)
+        return lines
+    }
+
+    /// ``scanlines()`` into `lines`, reusing its storage.
+    package func scanlines(into lines: inout [UInt8]) {
         let rowBytes = width * 4
-        var lines = [UInt8](repeating: 0, count: height * (rowBytes + 1))
+        lines.resetToZeros(count: height * (rowBytes + 1))
         lines.withUnsafeMutableBufferPointer { lines in
             pixels.withUnsafeBufferPointer { pixels in
                 for row in 0..<height {
@@ -217,6 +249,5 @@ extension Canvas {
                 }
             }
         }
-        return lines
     }
 }

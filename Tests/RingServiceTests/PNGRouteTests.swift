@@ -87,7 +87,7 @@ import Testing
                 == "size: a 400x400 px PNG is larger than the limit of 300 px a side")
         #expect(
             try limited.get("/ring.png?p=72&size=250").header("X-Ring-Error")
-                == "size: a 250x250 px PNG needs 1.4 MiB to render, more than the limit of 1.0 MiB")
+                == "size: a 250x250 px PNG needs 1.2 MiB to render, more than the limit of 1.0 MiB")
         #expect(try limited.get("/ring.png?p=72&size=120").header("X-Ring-Error") == nil)
     }
 

@@ -1,11 +1,5 @@
 import CZlib
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Writes 8-bit RGBA images as PNG (ISO/IEC 15948): the signature, `IHDR`, `sRGB`, one `IDAT`
 /// and `IEND`, each chunk with its CRC-32. Deflate and CRC-32 come from the system zlib.
 ///
@@ -22,29 +16,41 @@ package enum PNGEncoder {
     package static let compressionLevel: Int32 = 3
 
     /// PNG bytes for a `width` × `height` image, given its rows as PNG scanlines: each a filter
-    /// byte (0) and `width` straight (not premultiplied) RGBA pixels.
-    package static func encode(scanlines: [UInt8], width: Int, height: Int, level: Int32 = compressionLevel)
-        -> [UInt8]
-    {
+    /// byte (0) and `width` straight (not premultiplied) RGBA pixels. Compresses with the
+    /// thread's ``RenderScratch`` stream, into its output buffer.
+    package static func encode(
+        scanlines: [UInt8], width: Int, height: Int, level: Int32 = compressionLevel,
+        scratch: RenderScratch = .current
+    ) -> [UInt8] {
         precondition(scanlines.count == height * (width * 4 + 1) && width > 0 && height > 0)
+        let compressed = deflate(scanlines, level: level, into: &scratch.output, stream: scratch.stream)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        png.reserveCapacity(compressed + 80)
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)
         header += [8, 6, 0, 0, 0]  // 8 bits, RGBA, deflate, adaptive filtering, no interlace
-        chunk("IHDR", header, into: &png)
-        chunk("sRGB", [0], into: &png)  // perceptual: the colours are sRGB, as in the SVG
-        chunk("IDAT", deflate(scanlines, level: level), into: &png)
-        chunk("IEND", [], into: &png)
+        chunk("IHDR", header[...], into: &png)
+        chunk("sRGB", [0][...], into: &png)  // perceptual: the colours are sRGB, as in the SVG
+        chunk("IDAT", scratch.output[0..<compressed], into: &png)
+        chunk("IEND", [][...], into: &png)
         return png
     }
 
-    /// A zlib stream of `data`, from this thread's deflate stream.
+    /// A zlib stream of `data`, from this thread's stream.
     package static func deflate(_ data: [UInt8], level: Int32) -> [UInt8] {
-        let stream = threadStream()
+        let scratch = RenderScratch.current
+        let count = deflate(data, level: level, into: &scratch.output, stream: scratch.stream)
+        return Array(scratch.output[0..<count])
+    }
+
+    /// Compresses `data` into `output` (grown as needed) with `stream`; returns the byte count.
+    private static func deflate(
+        _ data: [UInt8], level: Int32, into output: inout [UInt8], stream: UnsafeMutablePointer<z_stream>
+    ) -> Int {
         // Reset keeps the stream's memory; only its hash table is cleared.
         precondition(deflateReset(stream) == Z_OK && deflateParams(stream, level, Z_DEFAULT_STRATEGY) == Z_OK)
-        var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, uLong(data.count))))
+        output.resetToZeros(count: Int(deflateBound(stream, uLong(data.count))))
         let status = output.withUnsafeMutableBufferPointer { out in
             data.withUnsafeBufferPointer { input in
                 stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
@@ -59,42 +65,10 @@ package enum PNGEncoder {
         }
         // deflateBound is enough by zlib's contract: anything else is a broken zlib.
         precondition(status == Z_STREAM_END, "zlib deflate failed: \(status)")
-        output.removeSubrange(Int(stream.pointee.total_out)...)
-        return output
+        return Int(stream.pointee.total_out)
     }
 
-    /// The calling thread's deflate stream, made on first use and kept for the thread's life:
-    /// `deflateInit2` allocates and clears about 270 KB, which costs more than compressing a
-    /// small ring. Renders run on the event loops' threads, so there are only a few.
-    private static func threadStream() -> UnsafeMutablePointer<z_stream> {
-        if let existing = pthread_getspecific(streamKey) { return existing.assumingMemoryBound(to: z_stream.self) }
-        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = deflateInit2_(
-            stream, compressionLevel, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
-            Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
-        pthread_setspecific(streamKey, stream)
-        return stream
-    }
-
-    /// The thread-specific key of ``threadStream()``; its destructor ends the stream when the
-    /// thread exits.
-    private static let streamKey: pthread_key_t = {
-        var key = pthread_key_t()
-        let status = pthread_key_create(&key) { pointer in
-            #if os(Linux)
-                guard let pointer else { return }
-            #endif
-            let stream = pointer.assumingMemoryBound(to: z_stream.self)
-            deflateEnd(stream)
-            stream.deallocate()
-        }
-        precondition(status == 0, "pthread_key_create failed: \(status)")
-        return key
-    }()
-
-    private static func chunk(_ type: StaticString, _ data: [UInt8], into png: inout [UInt8]) {
+    private static func chunk(_ type: StaticString, _ data: ArraySlice<UInt8>, into png: inout [UInt8]) {
         appendBigEndian(UInt32(data.count), to: &png)
         let typeBytes = type.withUTF8Buffer { Array($0) }
         png += typeBytes

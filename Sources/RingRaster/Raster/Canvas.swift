@@ -9,11 +9,19 @@ package struct Canvas {
     /// Row-major premultiplied RGBA, 4 bytes a pixel.
     package private(set) var pixels: [UInt8]
 
-    /// A transparent canvas.
-    init(width: Int, height: Int) {
+    /// A transparent canvas, in `storage` when given (its capacity is reused).
+    init(width: Int, height: Int, storage: [UInt8] = []) {
         self.width = width
         self.height = height
-        pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels = storage
+        pixels.resetToZeros(count: width * height * 4)
+    }
+
+    /// Gives the pixels' storage back for the next canvas.
+    mutating func takeStorage() -> [UInt8] {
+        var storage: [UInt8] = []
+        swap(&storage, &pixels)
+        return storage
     }
 
     /// Paints `color` wherever `mask` covers, at `opacity`. The loop without a shader, in

@@ -19,13 +19,22 @@ struct CoverageMask {
     var cells: [Float]
     let stride: Int
 
-    init(originX: Int, originY: Int, width: Int, height: Int) {
+    /// An empty mask, in `storage` when given (its capacity is reused: see ``RenderScratch``).
+    init(originX: Int, originY: Int, width: Int, height: Int, storage: [Float] = []) {
         self.originX = originX
         self.originY = originY
         self.width = max(width, 0)
         self.height = max(height, 0)
         stride = self.width + 2
-        cells = [Float](repeating: 0, count: stride * self.height)
+        cells = storage
+        cells.resetToZeros(count: stride * self.height)
+    }
+
+    /// Gives the cells' storage back for the next mask.
+    mutating func takeStorage() -> [Float] {
+        var storage: [Float] = []
+        swap(&storage, &cells)
+        return storage
     }
 
     /// Adds every contour of `polygon` (in image pixels). Call ``resolve()`` once after the last.

@@ -1,0 +1,79 @@
+import CZlib
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one thread's renders reuse: the canvas, the coverage cells, the scanlines, the deflate
+/// output and the zlib stream. A 120 px ring needs five buffers of about 58 KB and zlib's 270 KB
+/// of state; made afresh for each PNG they cost page faults and, worse, fragment the heap
+/// between the small responses the cache keeps, so the process grew past its memory bound.
+/// Buffers larger than ``retainedBytes`` are let go after the render that needed them.
+///
+/// Not `Sendable`: each thread has its own (``current``), and renders never cross threads.
+package final class RenderScratch {
+    var pixels: [UInt8] = []
+    var cells: [Float] = []
+    var lines: [UInt8] = []
+    var output: [UInt8] = []
+    /// Kept for the thread's life: `deflateInit2` allocates and clears its state, which costs
+    /// more than compressing a small ring; `deflateReset` keeps it.
+    let stream: UnsafeMutablePointer<z_stream>
+
+    /// Largest buffer kept between renders: rings up to about 1000 px a side.
+    static let retainedBytes = 4 << 20
+
+    private init() {
+        stream = .allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        let status = deflateInit2_(
+            stream, PNGEncoder.compressionLevel, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    /// Lets go of buffers a large render grew past ``retainedBytes``.
+    func trim() {
+        if pixels.capacity > Self.retainedBytes { pixels = [] }
+        if cells.capacity * MemoryLayout<Float>.size > Self.retainedBytes { cells = [] }
+        if lines.capacity > Self.retainedBytes { lines = [] }
+        if output.capacity > Self.retainedBytes { output = [] }
+    }
+
+    /// The calling thread's scratch, made on first use; released when the thread exits.
+    package static var current: RenderScratch {
+        if let existing = pthread_getspecific(key) {
+            return Unmanaged<RenderScratch>.fromOpaque(existing).takeUnretainedValue()
+        }
+        let scratch = RenderScratch()
+        pthread_setspecific(key, Unmanaged.passRetained(scratch).toOpaque())
+        return scratch
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let status = pthread_key_create(&key) { pointer in
+            #if os(Linux)
+                guard let pointer else { return }
+            #endif
+            Unmanaged<RenderScratch>.fromOpaque(pointer).release()
+        }
+        precondition(status == 0, "pthread_key_create failed: \(status)")
+        return key
+    }()
+}
+
+extension Array where Element: Numeric {
+    /// Empties the array and fills it with `count` zeros, keeping its storage when large enough.
+    mutating func resetToZeros(count: Int) {
+        removeAll(keepingCapacity: true)
+        append(contentsOf: repeatElement(0, count: count))
+    }
+}
