@@ -18,6 +18,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
@@ -116,6 +117,24 @@ try:
     set_field("labelColor", "rebeccapurple")
     wait.until(lambda d: "labelColor=rebeccapurple" in preview_src())
     check("a named colour moves the swatch", swatch("labelColor") == ["#663399", False])
+
+    driver.find_element(By.ID, "format-png").click()
+    wait.until(lambda d: "/ring.png?" in preview_src())
+    wait.until(lambda d: preview_loaded() > 0)
+    check("PNG: the preview is /ring.png and loads at the ring's size", preview_loaded() == 200)
+    check("PNG: the snippets use /ring.png",
+          "/ring.png?" in driver.find_element(By.ID, "s-markdown").get_attribute("value")
+          and "/ring.png?" in driver.find_element(By.ID, "s-html").get_attribute("value")
+          and "/ring.svg" not in driver.find_element(By.ID, "s-picture").get_attribute("value"))
+    check("PNG: the choice is kept in the page's #fragment", driver.current_url.endswith("#png"))
+    Select(driver.find_element(By.ID, "f-scale")).select_by_value("2")
+    wait.until(lambda d: "scale=2" in preview_src())
+    wait.until(lambda d: preview_loaded() == 400)
+    check("PNG: scale=2 doubles the pixels and the preview still shows 200 px",
+          driver.execute_script("return document.getElementById('preview').getBoundingClientRect().width") == 200)
+    Select(driver.find_element(By.ID, "f-scale")).select_by_value("1")
+    driver.find_element(By.ID, "format-svg").click()
+    wait.until(lambda d: "/ring.svg?" in preview_src() and "scale" not in preview_src())
 
     check("only non-default values appear in the URL",
           driver.current_url == base + "/?p=72&slice=0.45&size=200&color=e5534b&labelColor=rebeccapurple")

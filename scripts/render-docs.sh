@@ -21,6 +21,18 @@ while IFS=$'\t' read -r name query; do
         "$ring" render "$query" > "$target"
     fi
 done < <("$ring" examples)
+# The PNGs the docs show, from the same engine as /ring.png.
+while IFS=$'\t' read -r name query; do
+    target="docs/images/$name.png"
+    if $check; then
+        if ! "$ring" render "$query" --format png | cmp -s - "$target"; then
+            echo "stale: $target (query: $query)" >&2
+            stale=1
+        fi
+    else
+        "$ring" render "$query" -o "$target"
+    fi
+done < <(printf 'png-default\tp=72&scale=2\n')
 # Each `<!-- parameters:GROUP -->` … `<!-- /parameters -->` block is replaced by ring's own.
 tables=$(mktemp)
 "$ring" parameters > "$tables"
@@ -37,7 +49,7 @@ if $check; then
         stale=1
     fi
     rm -f "$tables" "$tables.md"
-    [ $stale -eq 0 ] && echo "docs: all $(ls docs/images/*.svg | wc -l) images and the parameter tables match ring"
+    [ $stale -eq 0 ] && echo "docs: all $(ls docs/images/*.svg | wc -l) SVGs, the PNGs and the parameter tables match ring"
     exit $stale
 fi
 mv "$tables.md" docs/parameters.md

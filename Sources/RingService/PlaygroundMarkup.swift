@@ -20,6 +20,10 @@ enum PlaygroundMarkup {
         <section id="result" aria-label="Preview and snippets">
         <div id="stage"><img id="preview" alt="Ring preview"></div>
         <p id="status" role="status" aria-live="polite"></p>
+        <fieldset id="format"><legend>Image format</legend>
+        <label><input type="radio" name="format" value="svg" id="format-svg" checked> SVG</label>
+        <label><input type="radio" name="format" value="png" id="format-png"> PNG (e-mail, chat, og:image)</label>
+        </fieldset>
         <div id="snippets"></div>
         </section>
         </main>
@@ -56,6 +60,10 @@ enum PlaygroundMarkup {
         #stage{display:flex;align-items:center;justify-content:center;min-height:280px;background:var(--stage);border:1px solid var(--line);border-radius:10px;padding:1rem}
         #preview{max-width:100%;height:auto}
         #status{color:var(--muted);min-height:1.4em}
+        #format{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.3rem .7rem;display:flex;gap:1.2rem;align-items:center}
+        #format legend{font-weight:600;font-size:.85rem;padding:0 .3rem}
+        #format label{font-weight:400;display:inline-flex;align-items:center;gap:.35rem}
+        #format input{width:auto;margin:0}
         .snippet{margin:.8rem 0}
         .snippet label{display:block;margin-bottom:.2rem}
         .snippet .pair{align-items:stretch}
@@ -137,7 +145,15 @@ enum PlaygroundMarkup {
 
         function truthy(value) { return ["", "1", "true", "yes", "on"].includes(String(value).toLowerCase()); }
 
+        // SVG or PNG: which route the preview and the snippets use, kept in the page's #fragment
+        // so the query stays the ring's own.
+        const formatPNG = document.getElementById("format-png");
+        for (const radio of document.querySelectorAll("input[name=format]")) radio.addEventListener("change", update);
+        function format() { return formatPNG.checked ? "png" : "svg"; }
+
         function load() {
+          formatPNG.checked = location.hash === "#png";
+          document.getElementById("format-svg").checked = !formatPNG.checked;
           const params = new URLSearchParams(location.search);
           for (const field of fields) {
             const input = controls[field.name];
@@ -194,10 +210,13 @@ enum PlaygroundMarkup {
         function update() {
           paintSwatches();
           const q = query();
-          const src = "/ring.svg?" + q;
+          const kind = format();
+          const src = "/ring." + kind + "?" + q;
           preview.src = src;
-          history.replaceState(null, "", "?" + q);
-          const base = location.origin + "/ring.svg?";
+          // A PNG at scale 2 has twice the pixels: show it at the ring's size, as the snippets do.
+          preview.style.width = kind === "png" ? (controls.size.value.trim() || "120") + "px" : "";
+          history.replaceState(null, "", "?" + q + (kind === "png" ? "#png" : ""));
+          const base = location.origin + "/ring." + kind + "?";
           const url = base + q;
           const title = controls.title.value.trim();
           const alt = title || ("Progress: " + (controls.p.value.trim() || "?"));
@@ -209,12 +228,31 @@ enum PlaygroundMarkup {
           snippetAreas.picture.value = "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"" +
             escapeHTML(base + query({theme: "dark"})) + "\">\n  <img src=\"" + escapeHTML(base + query({theme: "light"})) +
             "\" alt=\"" + escapeHTML(alt) + "\">\n</picture>";
-          const mine = ++sequence;
+          ++sequence;
+          retries = 0;
+        }
+
+        // Once the preview has loaded (or failed), ask for the same image with HEAD, now a cache
+        // hit, for its X-Ring-Error: asking at the same time as the image would make a new large
+        // PNG two renders at once, and the second could be turned away (503).
+        let retries = 0;
+        function checkPreview() {
+          const mine = sequence;
+          const src = preview.getAttribute("src");
           fetch(src, {method: "HEAD"}).then(response => {
             if (mine !== sequence) return;
+            if (response.status === 503 && retries < 5) {
+              status.textContent = "The service is busy rendering; trying again.";
+              retries += 1;
+              const delay = 1000 * Number(response.headers.get("Retry-After") || "1");
+              setTimeout(() => { if (mine === sequence) preview.src = src.replace(/&retry=\d+$/, "") + "&retry=" + retries; }, delay);
+              return;
+            }
             showError(response.headers.get("X-Ring-Error"));
           }).catch(() => { if (mine === sequence) status.textContent = "The service did not answer."; });
         }
+        preview.addEventListener("load", checkPreview);
+        preview.addEventListener("error", checkPreview);
 
         function showError(message) {
           for (const field of fields) {

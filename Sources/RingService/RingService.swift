@@ -138,7 +138,9 @@ public final class RingService: HTTPResponder {
             if let refusal = configuration.raster.refusal(scene, scale: spec.scale) {
                 return (errorResponse(message: refusal, format: format, request: request), false)
             }
-            guard let rendered = renderPNG(scene, scale: spec.scale) else { return (Self.busy, false) }
+            let (width, height) = RingRasterizer.pixelSize(of: scene, scale: spec.scale)
+            let gated = width * height > configuration.pngGatePixels
+            guard let rendered = renderPNG(scene, scale: spec.scale, gated: gated) else { return (Self.busy, false) }
             body = rendered
         }
         metrics.recordRender(seconds: MonotonicClock.now() - started)
@@ -149,9 +151,11 @@ public final class RingService: HTTPResponder {
         return (Self.select(entry, for: request), false)
     }
 
-    /// Renders a PNG if fewer than `pngRenderLimit` are running, else nil. Renders run on the
-    /// loop that asked, so the bound keeps a flood of distinct PNGs from taking every loop.
-    private func renderPNG(_ scene: RingScene, scale: Int) -> [UInt8]? {
+    /// Renders a PNG; a `gated` (large) one only if fewer than `pngRenderLimit` are running,
+    /// else nil. Renders run on the loop that asked, so the bound keeps a flood of distinct
+    /// large PNGs from taking every loop.
+    private func renderPNG(_ scene: RingScene, scale: Int, gated: Bool) -> [UInt8]? {
+        guard gated else { return RingRasterizer.png(scene, scale: scale) }
         guard pngRenders.enter() else {
             metrics.recordPNGRefused()
             return nil
@@ -163,7 +167,7 @@ public final class RingService: HTTPResponder {
     /// The answer to a PNG that cannot be rendered now: retry in a second, and no cache may
     /// keep it.
     private static let busy = HTTPResponse.text(
-        .serviceUnavailable, "busy: too many PNG renders at once, retry\n",
+        .serviceUnavailable, "busy: too many large PNG renders at once, retry\n",
         headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
 
     /// An invalid query still gets an image (image proxies drop non-2xx answers), with the

@@ -24,10 +24,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The largest PNG and the most memory one PNG render may take; larger ones get an error
     /// image naming `size` or `scale`.
     public var raster = RasterLimits()
-    /// PNG renders allowed at once, across all loops; a new PNG past them gets 503 with
-    /// `Retry-After`, while SVGs and cached PNGs are still served. 0 means one less than the
-    /// event loops (at least 1), so a loop is always free of PNG work.
+    /// Large PNG renders allowed at once, across all loops; a new large PNG past them gets 503
+    /// with `Retry-After`, while SVGs, small and cached PNGs are still served. 0 means one less
+    /// than the event loops (at least 1), so a loop is always free of large PNG work.
     public var pngRenders: Int = 0
+    /// PNGs of at most this many pixels render at once, without a place among ``pngRenders``:
+    /// 300 × 300 costs a few milliseconds, and two people (or a page's image and its script)
+    /// asking for one new small PNG together should both get it.
+    public var pngGatePixels: Int = 90_000
 
     /// ``pngRenders`` resolved: what 0 stands for.
     public var pngRenderLimit: Int { pngRenders > 0 ? pngRenders : max(1, eventLoops - 1) }

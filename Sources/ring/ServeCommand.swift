@@ -132,8 +132,11 @@ enum ServeCommand {
             "--png-max-render-mb", "N", "most memory one PNG render may take, in MiB", \.raster.maxRenderBytes,
             in: 1...4096, scale: 1 << 20),
         .service(
-            "--png-renders", "N", "PNG renders at once, else 503; 0: one less than the loops", \.pngRenders,
+            "--png-renders", "N", "large PNG renders at once, else 503; 0: one less than the loops", \.pngRenders,
             in: 0...256),
+        .service(
+            "--png-gate-pixels", "N", "PNGs larger than this many pixels need a render place", \.pngGatePixels,
+            in: 0...67_108_864),
     ]
 
     static var usage: String {

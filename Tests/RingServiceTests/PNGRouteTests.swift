@@ -91,25 +91,26 @@ import Testing
         #expect(try limited.get("/ring.png?p=72&size=120").header("X-Ring-Error") == nil)
     }
 
-    /// With every render place taken, a new PNG gets 503 and `Retry-After` at once, while SVGs and
-    /// cached PNGs are still served.
+    /// With every render place taken, a new large PNG gets 503 and `Retry-After` at once, while
+    /// SVGs, small PNGs and cached PNGs are still served.
     @Test func aFullRenderGateTurnsNewPNGsAwayButServesTheRest() throws {
         let harness = try InProcessService { $0.pngRenders = 1 }
-        let cached = try harness.get("/ring.png?p=10")
+        let cached = try harness.get("/ring.png?p=10&size=400")
         #expect(cached.status == 200)
-        #expect(harness.service.pngRenders.enter())  // a render in progress elsewhere
-        let refused = try harness.get("/ring.png?p=11")
+        #expect(harness.service.pngRenders.enter())  // a large render in progress elsewhere
+        let refused = try harness.get("/ring.png?p=11&size=400")
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") == "1")
         #expect(refused.header("Cache-Control") == "no-store")
-        #expect(try harness.get("/ring.png?p=10").body == cached.body)
-        #expect(try harness.get("/ring.svg?p=11").status == 200)
+        #expect(try harness.get("/ring.png?p=10&size=400").body == cached.body)
+        #expect(try harness.get("/ring.svg?p=11&size=400").status == 200)
+        #expect(try harness.get("/ring.png?p=11&size=300").status == 200)  // 90 000 px: no place needed
         #expect(
             harness.service.metrics.exposition(
                 cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics()
             ).contains("ring_png_renders_refused_total 1\n"))
         harness.service.pngRenders.leave()
-        #expect(try harness.get("/ring.png?p=11").status == 200)
+        #expect(try harness.get("/ring.png?p=11&size=400").status == 200)
         #expect(harness.service.pngRenders.count == 0)
     }
 
