@@ -1,10 +1,11 @@
-# ring: progress rings as SVG images, served by URL.
+# ring: progress rings as SVG and PNG images, served by URL.
 #
 # Build:  docker build -t ring .
 # Run:    docker run --rm -p 8080:8080 ring
 #
 # Stage 1 compiles a release binary with the Swift standard library and Foundation linked in
-# statically, so stage 2 needs nothing but glibc.
+# statically, so stage 2 needs nothing but glibc and the system zlib (PNG's deflate), both in
+# debian:bookworm-slim (zlib1g is part of its base system).
 
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
