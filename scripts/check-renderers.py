@@ -200,6 +200,23 @@ for renderer in RENDERERS:
     check(green.sum() > 1000 and reached == 0,
           f"{renderer}: the outline leaves {reached} track pixels outside it")
 
+    # Thresholds: the bar takes the colour of the last step at or below the value, the base below
+    # the first; labelColor=bar paints the label in it. Measured at the bar's middle.
+    for value, expected in ((10, (255, 0, 0)), (50, (0, 0, 255)), (79.9, (0, 0, 255)), (80, (0, 255, 0))):
+        query = f"p={value}&thresholds=ff0000,50:0000ff,80:00ff00&track=none&label=none"
+        image = draw(query, renderer, f"thresholds-{value}")
+        radius = 60 - 6
+        angle = math.radians(value / 100 * 360 / 2)
+        x, y = int(60 + radius * math.sin(angle)), int(60 - radius * math.cos(angle))
+        got = tuple(int(c) for c in image[y, x, :3])
+        check(max(abs(a - b) for a, b in zip(got, expected)) <= 8 and image[y, x, 3] > 240,
+              f"{renderer}: {query} paints the bar {got}, not {expected}")
+    image = draw("p=90&thresholds=ff0000,80:00ff00&labelColor=bar&track=none&size=240", renderer, "label-bar")
+    ink = (image[..., 3] > 200) & (np.hypot(*np.mgrid[-120:120, -120:120]) < 70)
+    greens = image[ink][:, :3]
+    check(len(greens) > 100 and (greens[:, 1] > 200).mean() > 0.95 and (greens[:, 0] < 60).mean() > 0.95,
+          f"{renderer}: labelColor=bar does not paint the label the bar's green")
+
     # The shadow never moves the bar: its red pixels sit where they sit without a shadow.
     # Compared with the same SVG with its shadow element taken out.
     svg = render("p=72&size=480&color=ff0000&track=none&label=none&shadow=1").decode()

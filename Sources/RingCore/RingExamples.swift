@@ -26,6 +26,8 @@ public enum RingExamples {
         ("color-alpha", "p=72&color=2f81f780"),
         ("gradient", "p=80&gradient=22c55e,eab308,ef4444"),
         ("gradient-full", "p=100&gradient=0ea5e9,a855f7"),
+        ("thresholds-low", "p=35&thresholds=ef4444,50:eab308,80:22c55e"),
+        ("thresholds-high", "p=86&thresholds=ef4444,50:eab308,80:22c55e&labelColor=bar"),
         ("track", "p=72&track=ffd8b5"),
         ("track-none", "p=72&track=none"),
         ("fill", "p=72&fill=eef6ff"),

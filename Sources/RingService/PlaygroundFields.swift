@@ -53,7 +53,7 @@ enum PlaygroundFields {
                 ("type", .text("color")), ("def", .text("")), ("placeholder", .text(definition.defaultText)),
                 ("light", light.map { .text(hex($0)) } ?? .null), ("dark", dark.map { .text(hex($0)) } ?? .null),
             ]
-        case .colors:
+        case .colors, .thresholds:
             field += [("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example))]
         case .text:
             field += [

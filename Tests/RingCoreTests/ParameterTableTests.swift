@@ -84,6 +84,10 @@ import Testing
         case .colors(let count):
             let many = Array(repeating: "red", count: count.upperBound + 1).joined(separator: ",")
             #expect(failure("p=72&\(definition.name)=\(many)")?.parameter == definition.name)
+        case .thresholds(let steps):
+            let many = (0...steps.upperBound).map { "\($0 * 10):red" }.joined(separator: ",")
+            #expect(failure("p=72&\(definition.name)=blue,\(many)")?.parameter == definition.name)
+            #expect(definition.values.contains(RingLimits.text(steps)))
         case .text(let limit):
             let long = String(repeating: "x", count: limit + 1)
             #expect(failure("p=72&\(definition.name)=\(long)")?.description.contains("at most \(limit)") == true)

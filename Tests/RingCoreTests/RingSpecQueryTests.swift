@@ -46,7 +46,7 @@ import Testing
         #expect(ring.outline == RingColor(red: 0x77, green: 0x77, blue: 0x77))
         #expect(ring.cap == .butt)
         #expect(ring.label == .text("{p} left"))
-        #expect(ring.labelColor == RingColor(red: 255, green: 0, blue: 255))
+        #expect(ring.labelColor == .color(RingColor(red: 255, green: 0, blue: 255)))
         #expect(ring.decimals == 2)
         #expect(ring.theme == .dark)
         #expect(ring.animation == 1.5)

@@ -174,13 +174,14 @@ extension RingScene {
                 arc: g.track, radius: g.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
                 isClosed: trackClosed, width: g.outlineWidth, color: color)
         }
+        // The bar's colour: by value with thresholds, else the given or default one; a gradient's
+        // is the colour where the bar ends (what `labelColor=bar` follows).
+        let gradient = spec.gradient.isEmpty ? nil : Gradient(stops: spec.gradient, span: g.track.sweep.magnitude)
+        let solid = spec.thresholds?.color(for: spec.value) ?? spec.color ?? DefaultColors.bar
+        let barColor = gradient.map { $0.color(at: (g.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
         if let arc = g.bar {
             let stroke = Stroke(arc: arc, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: g.barIsClosed)
-            let paint: Bar.Paint =
-                spec.gradient.isEmpty
-                ? .solid(spec.color ?? DefaultColors.bar)
-                : .gradient(Gradient(stops: spec.gradient, span: g.track.sweep.magnitude))
-            bar = Bar(stroke: stroke, paint: paint)
+            bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid))
             shadow = spec.shadow ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
             // A dot has no length to fill in along.
             animation = spec.animation > 0 && !stroke.isDot ? spec.animation : nil
@@ -191,13 +192,14 @@ extension RingScene {
         }
         label = g.labelText.map { text in
             let color: SchemeColor
-            if let given = spec.labelColor {
-                color = SchemeColor(color: given, dark: nil)
-            } else if labelLayers.isEmpty {
+            switch spec.labelColor {
+            case .color(let given)?: color = SchemeColor(color: given, dark: nil)
+            case .bar?: color = SchemeColor(color: barColor, dark: nil)
+            case nil where labelLayers.isEmpty:
                 color = SchemeColor(
                     color: dark ? DefaultColors.darkLabel : DefaultColors.lightLabel,
                     dark: spec.theme == .auto ? DefaultColors.darkLabel : nil)
-            } else {
+            case nil:
                 let preferred = dark ? DefaultColors.darkLabel : DefaultColors.lightLabel
                 color = Self.choose(on: labelLayers, theme: spec.theme) {
                     Self.labelColor(on: $0, preferring: preferred)

@@ -128,6 +128,39 @@ enum QueryValue {
         return colors
     }
 
+    /// `BASE,V1:C1,V2:C2,…`: a colour, then `steps` value-colour pairs with strictly increasing
+    /// values.
+    static func thresholds(_ text: String, _ name: String, steps: ClosedRange<Int>) throws(RingSpecError)
+        -> Thresholds
+    {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard steps.contains(parts.count - 1) else {
+            throw .invalid(
+                parameter: name, value: text,
+                expected: "a base colour and \(steps.lowerBound) to \(steps.upperBound) value:colour steps")
+        }
+        let base = try color(String(parts[0]), name)
+        var list: [Thresholds.Step] = []
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: ":", omittingEmptySubsequences: false)
+            guard pair.count == 2 else {
+                throw .invalid(parameter: name, value: String(part), expected: "a step value:colour such as 80:22c55e")
+            }
+            let value = try decimal(String(pair[0]), name)
+            guard value.magnitude <= RingLimits.magnitude else {
+                throw .outOfRange(parameter: name, value: String(pair[0]), range: "±1e12")
+            }
+            if let previous = list.last, value <= previous.value {
+                throw .invalid(
+                    parameter: name, value: String(part),
+                    expected:
+                        "values that increase: \(RingLimits.plain(value)) after \(RingLimits.plain(previous.value))")
+            }
+            list.append(Thresholds.Step(value: value, color: try color(String(pair[1]), name)))
+        }
+        return Thresholds(base: base, steps: list)
+    }
+
     /// Text of at most `limit` scalars, none of them forbidden.
     static func text(_ text: String, _ name: String, limit: Int) throws(RingSpecError) -> String {
         var count = 0

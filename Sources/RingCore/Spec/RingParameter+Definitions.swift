@@ -63,6 +63,11 @@ extension RingParameter.Definition {
             values: "colour or none",
             default: "#e1e4e8, dark scheme #30363d", literal: nil, example: "none"),
         .init(
+            .thresholds, .colour, title: "Thresholds", summary: "bar colour by value: BASE below the first step",
+            kind: .thresholds(steps: RingLimits.thresholdSteps),
+            values: "BASE,V1:C1,… with \(RingLimits.text(RingLimits.thresholdSteps)) steps, values increasing",
+            default: "none", literal: nil, example: "ef4444,50:eab308,80:22c55e"),
+        .init(
             .fill, .colour, title: "Fill", summary: "disc inside the ring",
             kind: .color(light: nil, dark: nil, allowsNone: true), values: "colour or none", default: "none",
             literal: "none",
@@ -87,9 +92,9 @@ extension RingParameter.Definition {
                 + "in which {p} stands for the percentage",
             default: "auto", literal: "auto", example: "{p} done"),
         .init(
-            .labelColor, .colour, title: "Label colour", summary: "label colour",
+            .labelColor, .colour, title: "Label colour", summary: "label colour; bar: the bar's colour",
             kind: .color(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, allowsNone: false),
-            values: "colour",
+            values: "colour or bar",
             default: "#24292f, dark scheme #e6edf3", literal: nil, example: "cf222e"),
         .init(
             .decimals, .value, title: "Decimals", summary: "digits after the point in the percentage",

@@ -10,7 +10,7 @@
 /// switch inlines (docs/performance.md has the measurement).
 public enum RingParameter: String, Sendable, CaseIterable {
     case p, min, max, slice, half, start, dir, size, scale, width, trackWidth, color, gradient, track
-    case fill, bg, outline, cap, label, labelColor, decimals, theme, anim, shadow, title
+    case thresholds, fill, bg, outline, cap, label, labelColor, decimals, theme, anim, shadow, title
 
     /// Every case in order, built once (`allCases` builds a new array at each use).
     static let ordered: [RingParameter] = allCases
@@ -38,6 +38,8 @@ public enum RingParameter: String, Sendable, CaseIterable {
         case color(light: RingColor?, dark: RingColor?, allowsNone: Bool)
         /// A comma-separated list of colours, as many as `count` allows.
         case colors(count: ClosedRange<Int>)
+        /// A base colour and `steps` comma-separated `value:colour` pairs.
+        case thresholds(steps: ClosedRange<Int>)
         /// Text of at most `limit` Unicode scalars.
         case text(limit: Int)
     }

@@ -40,6 +40,7 @@ extension RingSpec {
         RingParameter.color.writeKey(of: self, into: &w)
         RingParameter.gradient.writeKey(of: self, into: &w)
         RingParameter.track.writeKey(of: self, into: &w)
+        RingParameter.thresholds.writeKey(of: self, into: &w)
         RingParameter.fill.writeKey(of: self, into: &w)
         RingParameter.bg.writeKey(of: self, into: &w)
         RingParameter.outline.writeKey(of: self, into: &w)
@@ -95,7 +96,22 @@ extension RingParameter {
             case .none: CanonicalKey.keyword("label", "none", into: &w)
             case .text(let text): CanonicalKey.text("label", text, into: &w)
             }
-        case .labelColor: CanonicalKey.color("labelColor", spec.labelColor, into: &w)
+        case .labelColor:
+            switch spec.labelColor {
+            case .color(let color)?: CanonicalKey.color("labelColor", color, into: &w)
+            case .bar?: CanonicalKey.keyword("labelColor", "bar", into: &w)
+            case nil: break
+            }
+        case .thresholds:
+            guard let thresholds = spec.thresholds else { break }
+            CanonicalKey.name("thresholds", into: &w)
+            CanonicalKey.hex(thresholds.base, into: &w)
+            for step in thresholds.steps {
+                w.append(byte: UInt8(ascii: ","))
+                CanonicalKey.number(step.value, into: &w)
+                w.append(byte: UInt8(ascii: ":"))
+                CanonicalKey.hex(step.color, into: &w)
+            }
         case .decimals: if spec.decimals != 0 { CanonicalKey.integer("decimals", spec.decimals, into: &w) }
         case .theme:
             switch spec.theme {
@@ -191,7 +207,7 @@ enum CanonicalKey {
         return result
     }
 
-    private static func hex(_ color: RingColor, into w: inout ByteWriter) {
+    static func hex(_ color: RingColor, into w: inout ByteWriter) {
         w.append(hexByte: color.red)
         w.append(hexByte: color.green)
         w.append(hexByte: color.blue)

@@ -57,6 +57,19 @@ extension RingSpec {
         guard RingLimits.animation.contains(animation) else {
             throw .outOfRange(parameter: "anim", value: "\(animation)", range: RingLimits.text(RingLimits.animation))
         }
+        if let thresholds {
+            guard color == nil, gradient.isEmpty else {
+                throw .conflict(parameter: "thresholds", with: gradient.isEmpty ? "color" : "gradient")
+            }
+            guard RingLimits.thresholdSteps.contains(thresholds.steps.count),
+                zip(thresholds.steps, thresholds.steps.dropFirst()).allSatisfy({ $0.value < $1.value }),
+                thresholds.steps.allSatisfy({ $0.value.isFinite && $0.value.magnitude <= RingLimits.magnitude })
+            else {
+                throw .invalid(
+                    parameter: "thresholds", value: "\(thresholds.steps.count) steps",
+                    expected: "1 to 8 steps with finite values that increase")
+            }
+        }
         guard gradient.isEmpty || RingLimits.gradientColors.contains(gradient.count) else {
             let count = RingLimits.gradientColors
             throw .invalid(
@@ -109,6 +122,10 @@ private struct QueryParser {
         if spec.half {
             if wasSeen(.slice) { throw .conflict(parameter: "half", with: "slice") }
             if wasSeen(.start) { throw .conflict(parameter: "half", with: "start") }
+        }
+        if spec.thresholds != nil {
+            if wasSeen(.color) { throw .conflict(parameter: "thresholds", with: "color") }
+            if wasSeen(.gradient) { throw .conflict(parameter: "thresholds", with: "gradient") }
         }
         try spec.validate()
         spec.normalize()
@@ -223,7 +240,10 @@ extension RingParameter {
                 spec.label = .text(try QueryValue.text(text, "label", limit: RingLimits.labelScalars))
             }
         case .labelColor:
-            spec.labelColor = try QueryValue.color(value ?? "", "labelColor")
+            let text = value ?? ""
+            spec.labelColor = text == "bar" ? .bar : .color(try QueryValue.color(text, "labelColor"))
+        case .thresholds:
+            spec.thresholds = try QueryValue.thresholds(value ?? "", "thresholds", steps: RingLimits.thresholdSteps)
         case .decimals:
             spec.decimals = try QueryValue.integer(value ?? "", "decimals", in: RingLimits.decimals)
         case .theme:

@@ -67,7 +67,15 @@ public struct RingSpec: Sendable, Hashable {
     public var cap: Cap = .round
     public var label: Label = .auto
     /// `labelColor`: nil means the scheme's default.
-    public var labelColor: RingColor?
+    public var labelColor: LabelColor?
+    /// `thresholds`: the bar's colour by value; nil means `color` (or `gradient`) decides.
+    public var thresholds: Thresholds?
+
+    /// What `labelColor` asks for: a colour, or the bar's own (`bar`), whatever decides it.
+    public enum LabelColor: Sendable, Hashable {
+        case color(RingColor)
+        case bar
+    }
     /// `decimals`: digits after the point in the percentage.
     public var decimals: Int = 0
     public var theme: Theme = .auto
