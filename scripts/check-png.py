@@ -78,9 +78,9 @@ def random_queries(count, seed=14):
 
 
 def without_label(query):
-    """The same ring with its label drawn transparent: the layout stays, the ink goes."""
-    parts = [p for p in query.split("&") if not p.startswith("labelColor=")]
-    return "&".join(parts + ["labelColor=ffffff00"])
+    """The same ring with its label and caption drawn transparent: the layout stays, the ink goes."""
+    parts = [p for p in query.split("&") if not p.startswith(("labelColor=", "captionColor="))]
+    return "&".join(parts + ["labelColor=ffffff00", "captionColor=ffffff00"])
 
 
 def premultiplied(image):

@@ -217,6 +217,16 @@ for renderer in RENDERERS:
     check(len(greens) > 100 and (greens[:, 1] > 200).mean() > 0.95 and (greens[:, 0] < 60).mean() > 0.95,
           f"{renderer}: labelColor=bar does not paint the label the bar's green")
 
+    # The caption: its ink (red here) lies under the label's (black) and inside the ring.
+    image = draw("p=72&caption=coverage&captionColor=ff0000&labelColor=000000&track=none&color=00ff00&size=240",
+                 renderer, "caption")
+    ys, xs = np.nonzero(red(image))
+    dark = (image[..., 3] > 200) & (image[..., :3].max(axis=2) < 60)
+    label_rows = np.nonzero(dark.any(axis=1))[0]
+    check(len(ys) > 40 and len(label_rows) > 0 and ys.min() > label_rows.max() - 2
+          and np.hypot(xs - 120, ys - 120).max() < 100,
+          f"{renderer}: the caption's ink is not under the label inside the ring")
+
     # The shadow never moves the bar: its red pixels sit where they sit without a shadow.
     # Compared with the same SVG with its shadow element taken out.
     svg = render("p=72&size=480&color=ff0000&track=none&label=none&shadow=1").decode()

@@ -37,6 +37,8 @@ public enum RingExamples {
         ("label-none", "p=72&label=none"),
         ("label-text", "p=72&label={p}+done"),
         ("label-color", "p=72&labelColor=cf222e"),
+        ("caption", "p=72&caption=coverage"),
+        ("caption-half", "p=64&half&caption=of+{p}+budget&captionColor=0969da"),
         ("decimals", "p=72.456&decimals=2"),
         ("theme-light", "p=72&theme=light"),
         ("theme-dark", "p=72&theme=dark"),

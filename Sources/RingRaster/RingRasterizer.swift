@@ -6,7 +6,7 @@ import RingCore
     import Darwin
 #endif
 
-/// Draws a ``RingScene`` as PNG: the same elements, in the same order and places, as the SVG
+/// Draws a ``RingScene`` as PNG: the same elements (label and caption last), in the same order and places, as the SVG
 /// writer serialises, each filled through an exact-coverage mask and composited in
 /// premultiplied sRGB.
 ///
@@ -96,11 +96,11 @@ private struct Painter {
                 scratch.cells = barMask.takeStorage()
             }
         }
-        if let label = scene.label, label.fontSize > 0 {
+        for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
             let glyphs = GlyphSet.labelFont.outline(
-                of: label.text, fontSize: label.fontSize * scale, centreX: label.x * scale,
-                baseline: label.baseline * scale)
-            paint(glyphs, label.color.color)
+                of: text.text, fontSize: text.fontSize * scale, centreX: text.x * scale,
+                baseline: text.baseline * scale)
+            paint(glyphs, text.color.color)
         }
     }
 

@@ -5,4 +5,7 @@ enum DefaultColors {
     static let darkTrack = RingColor(rgb: 0x30363D)
     static let lightLabel = RingColor(rgb: 0x24292F)
     static let darkLabel = RingColor(rgb: 0xE6EDF3)
+    /// Muted: a caption reads below its label, not beside it.
+    static let lightCaption = RingColor(rgb: 0x57606A)
+    static let darkCaption = RingColor(rgb: 0x8B949E)
 }

@@ -23,6 +23,7 @@ struct SVGWriter: ~Copyable {
         self.scene = scene
         trackDark = self.scene.track?.color.dark
         labelDark = self.scene.label?.color.dark
+        captionDark = self.scene.caption?.color.dark
     }
 
     func write(into w: inout ByteWriter) {
@@ -54,7 +55,8 @@ struct SVGWriter: ~Copyable {
         writeTrack(into: &w)
         writeOutline(into: &w)
         writeBar(into: &w)
-        writeLabel(into: &w)
+        if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
+        if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
         w.append("</svg>")
     }
 
@@ -63,12 +65,13 @@ struct SVGWriter: ~Copyable {
     /// The dark-scheme alternates, looked up once.
     private let trackDark: RingColor?
     private let labelDark: RingColor?
+    private let captionDark: RingColor?
 
     private func writeStyle(into w: inout ByteWriter) {
         let animation = scene.animation
-        guard trackDark != nil || labelDark != nil || animation != nil else { return }
+        guard trackDark != nil || labelDark != nil || captionDark != nil || animation != nil else { return }
         w.append("<style>")
-        if trackDark != nil || labelDark != nil {
+        if trackDark != nil || labelDark != nil || captionDark != nil {
             w.append("@media (prefers-color-scheme:dark){")
             if let trackDark {
                 className("t", into: &w, selector: true)
@@ -80,6 +83,12 @@ struct SVGWriter: ~Copyable {
                 className("l", into: &w, selector: true)
                 w.append("{fill:")
                 w.append(rgb: labelDark)
+                if let captionDark {
+                    className("c", into: &w, selector: true)
+                    w.append("{fill:")
+                    w.append(rgb: captionDark)
+                    w.append("}")
+                }
                 w.append("}")
             }
             w.append("}")
@@ -412,25 +421,27 @@ struct SVGWriter: ~Copyable {
         w.append(integer: index)
     }
 
-    private func writeLabel(into w: inout ByteWriter) {
-        guard let label = scene.label, label.fontSize > 0 else { return }
+    /// The label or the caption: centred text in the label's font stack, bold, with the
+    /// dark-scheme class `darkClass` when it switches with the reader's scheme.
+    private func writeText(_ text: RingScene.Label, darkClass: StaticString?, into w: inout ByteWriter) {
+        guard text.fontSize > 0 else { return }
         w.append("<text x=\"")
-        w.append(number: label.x)
+        w.append(number: text.x)
         w.append("\" y=\"")
-        w.append(number: label.baseline)
+        w.append(number: text.baseline)
         w.append("\" text-anchor=\"middle\" font-family=\"")
         w.append(Self.fontFamily)
         w.append("\" font-size=\"")
-        w.append(number: label.fontSize)
+        w.append(number: text.fontSize)
         w.append("\" font-weight=\"700\"")
-        if labelDark != nil {
+        if let darkClass {
             w.append(" class=\"")
-            className("l", into: &w, selector: false)
+            className(darkClass, into: &w, selector: false)
             w.append(byte: UInt8(ascii: "\""))
         }
-        paint("fill", label.color.color, into: &w)
+        paint("fill", text.color.color, into: &w)
         w.append(byte: UInt8(ascii: ">"))
-        w.append(escaping: label.text)
+        w.append(escaping: text.text)
         w.append("</text>")
     }
 

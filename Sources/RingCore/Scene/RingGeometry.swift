@@ -39,9 +39,14 @@ public struct RingGeometry: Sendable, Equatable {
     /// than ``minimumFontSize``, or nil when not even that fits.
     public var labelText: String?
     public var labelBaseline: Double
+    /// The caption as drawn (shortened like the label, or nil), its font size and baseline.
+    public var captionText: String?
+    public var captionFontSize: Double
+    public var captionBaseline: Double
 
-    /// Lays out `spec`, whose `label` text (after `{p}` substitution) is `labelText`.
-    public init(spec: borrowing RingSpec, labelText: String?) {
+    /// Lays out `spec`, whose `label` and `caption` texts (after `{p}` substitution) are
+    /// `labelText` and `captionText`.
+    public init(spec: borrowing RingSpec, labelText: String?, captionText: String? = nil) {
         let size = Double(spec.size)
         barWidth = spec.resolvedWidth
         trackWidth = spec.resolvedTrackWidth
@@ -98,14 +103,43 @@ public struct RingGeometry: Sendable, Equatable {
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
-        (self.labelText, fontSize) = Self.fit(labelText, width: available, height: heightCap)
+        guard captionText != nil else {
+            (self.labelText, fontSize) = Self.fit(labelText, width: available, height: heightCap)
+            captionFontSize = 0
+            if spec.half {
+                labelBaseline = centerY - max(inner * 0.08, 0)
+                let below = max(strokeHalf + shadowExtent, 0.25 * fontSize)
+                height = (centerY + below).rounded(.up)
+            } else {
+                // Centred without dominant-baseline: the digits' cap height is about 0.72 em.
+                labelBaseline = centerY + 0.36 * fontSize
+                height = size
+            }
+            captionBaseline = labelBaseline
+            return
+        }
+        // Label and caption as one block: the label gets 75 % of the height it would have alone,
+        // the caption 40 % of the label's size (or 40 % of the label's place when there is no
+        // label), each as wide as the inner circle allows, and the block is centred as one (on
+        // a half gauge, sitting where the label alone would). Like the label, a caption that
+        // would be smaller than 6 px is shortened, then left out.
+        (self.labelText, fontSize) = Self.fit(labelText, width: available * 0.95, height: heightCap * 0.75)
+        let captionHeight = self.labelText != nil && fontSize > 0 ? fontSize * 0.4 : heightCap * 0.4
+        (self.captionText, captionFontSize) = Self.fit(captionText, width: available * 0.9, height: captionHeight)
+        let labelBlock = self.labelText != nil ? 0.72 * fontSize : 0
+        let captionBlock = self.captionText != nil ? 0.72 * captionFontSize : 0
+        let gap = labelBlock > 0 && captionBlock > 0 ? 0.4 * captionFontSize : 0
+        let block = labelBlock + gap + captionBlock
         if spec.half {
-            labelBaseline = centerY - max(inner * 0.08, 0)
-            let below = max(strokeHalf + shadowExtent, 0.25 * fontSize)
+            let bottom = centerY - max(inner * 0.08, 0)
+            captionBaseline = bottom
+            labelBaseline = bottom - captionBlock - gap
+            let below = max(strokeHalf + shadowExtent, 0.25 * max(fontSize, captionFontSize))
             height = (centerY + below).rounded(.up)
         } else {
-            // Centred without dominant-baseline: the digits' cap height is about 0.72 em.
-            labelBaseline = centerY + 0.36 * fontSize
+            let top = centerY - block / 2
+            labelBaseline = top + labelBlock
+            captionBaseline = labelBaseline + gap + captionBlock
             height = size
         }
     }

@@ -128,6 +128,8 @@ public struct RingScene: Sendable, Equatable {
     /// Seconds of the fill-in animation; only with a bar. The static scene is the final frame.
     public var animation: Double?
     public var label: Label?
+    /// The second, smaller line under the label.
+    public var caption: Label?
 }
 
 extension RingScene {
@@ -140,7 +142,8 @@ extension RingScene {
         case .none: labelText = nil
         case .text(let text): labelText = text.replacing("{p}", with: percentage)
         }
-        let g = RingGeometry(spec: spec, labelText: labelText)
+        let captionText = spec.caption.map { $0.replacing("{p}", with: percentage) }
+        let g = RingGeometry(spec: spec, labelText: labelText, captionText: captionText)
         let dark = spec.theme == .dark
         // A ring on a colour of its own does not switch with the reader's scheme: the track is
         // chosen for the background, the label for the fill under it and the background.
@@ -206,6 +209,23 @@ extension RingScene {
                 }
             }
             return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)
+        }
+        caption = g.captionText.map { text in
+            let color: SchemeColor
+            if let given = spec.captionColor {
+                color = SchemeColor(color: given, dark: nil)
+            } else if labelLayers.isEmpty {
+                color = SchemeColor(
+                    color: dark ? DefaultColors.darkCaption : DefaultColors.lightCaption,
+                    dark: spec.theme == .auto ? DefaultColors.darkCaption : nil)
+            } else {
+                let preferred = dark ? DefaultColors.darkCaption : DefaultColors.lightCaption
+                color = Self.choose(on: labelLayers, theme: spec.theme) {
+                    Self.labelColor(on: $0, preferring: preferred)
+                }
+            }
+            return Label(
+                text: text, x: g.centerX, baseline: g.captionBaseline, fontSize: g.captionFontSize, color: color)
         }
     }
 

@@ -11,6 +11,8 @@ public enum RingLimits {
     public static let gradientColors: ClosedRange<Int> = 2...8
     /// Longest `label`, in unicode scalars (not graphemes, which can hide unbounded bytes).
     public static let labelScalars = 64
+    /// `caption`: the second line under the label.
+    public static let captionScalars = 32
     /// Longest `title`, in unicode scalars.
     public static let titleScalars = 128
     /// Largest magnitude of `p`, `min`, `max` and `start`.

@@ -97,6 +97,15 @@ extension RingParameter.Definition {
             values: "colour or bar",
             default: "#24292f, dark scheme #e6edf3", literal: nil, example: "cf222e"),
         .init(
+            .caption, .text, title: "Caption", summary: "a second, smaller line under the label",
+            kind: .text(limit: RingLimits.captionScalars),
+            values: "text of at most \(RingLimits.captionScalars) characters in which {p} stands for the percentage",
+            default: "none", literal: nil, example: "coverage"),
+        .init(
+            .captionColor, .colour, title: "Caption colour", summary: "caption colour",
+            kind: .color(light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption, allowsNone: false),
+            values: "colour", default: "#57606a, dark scheme #8b949e", literal: nil, example: "0969da"),
+        .init(
             .decimals, .value, title: "Decimals", summary: "digits after the point in the percentage",
             kind: .integer(range: RingLimits.decimals), values: RingLimits.text(RingLimits.decimals), default: "0",
             literal: "0",

@@ -10,7 +10,8 @@
 /// switch inlines (docs/performance.md has the measurement).
 public enum RingParameter: String, Sendable, CaseIterable {
     case p, min, max, slice, half, start, dir, size, scale, width, trackWidth, color, gradient, track
-    case thresholds, fill, bg, outline, cap, label, labelColor, decimals, theme, anim, shadow, title
+    case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
+    case shadow, title
 
     /// Every case in order, built once (`allCases` builds a new array at each use).
     static let ordered: [RingParameter] = allCases

@@ -47,6 +47,8 @@ extension RingSpec {
         RingParameter.cap.writeKey(of: self, into: &w)
         RingParameter.label.writeKey(of: self, into: &w)
         RingParameter.labelColor.writeKey(of: self, into: &w)
+        RingParameter.caption.writeKey(of: self, into: &w)
+        RingParameter.captionColor.writeKey(of: self, into: &w)
         RingParameter.decimals.writeKey(of: self, into: &w)
         RingParameter.theme.writeKey(of: self, into: &w)
         RingParameter.anim.writeKey(of: self, into: &w)
@@ -102,6 +104,8 @@ extension RingParameter {
             case .bar?: CanonicalKey.keyword("labelColor", "bar", into: &w)
             case nil: break
             }
+        case .caption: if let caption = spec.caption { CanonicalKey.text("caption", caption, into: &w) }
+        case .captionColor: CanonicalKey.color("captionColor", spec.captionColor, into: &w)
         case .thresholds:
             guard let thresholds = spec.thresholds else { break }
             CanonicalKey.name("thresholds", into: &w)

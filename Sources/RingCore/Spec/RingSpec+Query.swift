@@ -82,6 +82,9 @@ extension RingSpec {
         if let title {
             _ = try QueryValue.text(title, "title", limit: RingLimits.titleScalars)
         }
+        if let caption {
+            _ = try QueryValue.text(caption, "caption", limit: RingLimits.captionScalars)
+        }
     }
 
     /// Drops values that only restate a default, so two queries for the same ring give equal
@@ -242,6 +245,12 @@ extension RingParameter {
         case .labelColor:
             let text = value ?? ""
             spec.labelColor = text == "bar" ? .bar : .color(try QueryValue.color(text, "labelColor"))
+        case .caption:
+            let text = value ?? ""
+            guard !text.isEmpty else { throw .invalid(parameter: "caption", value: text, expected: "non-empty text") }
+            spec.caption = try QueryValue.text(text, "caption", limit: RingLimits.captionScalars)
+        case .captionColor:
+            spec.captionColor = try QueryValue.color(value ?? "", "captionColor")
         case .thresholds:
             spec.thresholds = try QueryValue.thresholds(value ?? "", "thresholds", steps: RingLimits.thresholdSteps)
         case .decimals:

@@ -68,6 +68,10 @@ public struct RingSpec: Sendable, Hashable {
     public var label: Label = .auto
     /// `labelColor`: nil means the scheme's default.
     public var labelColor: LabelColor?
+    /// `caption`: a second, smaller line under the label; `{p}` is the percentage.
+    public var caption: String?
+    /// `captionColor`: nil means the scheme's muted default.
+    public var captionColor: RingColor?
     /// `thresholds`: the bar's colour by value; nil means `color` (or `gradient`) decides.
     public var thresholds: Thresholds?
 
