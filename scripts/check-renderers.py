@@ -136,6 +136,24 @@ def check(condition, message):
         failures.append(message)
 
 
+def pieces(mask):
+    """How many 4-connected pieces `mask` has."""
+    seen = np.zeros(mask.shape, dtype=bool)
+    count = 0
+    for y, x in zip(*np.nonzero(mask)):
+        if seen[y, x]:
+            continue
+        count += 1
+        stack = [(y, x)]
+        while stack:
+            y, x = stack.pop()
+            if y < 0 or x < 0 or y >= mask.shape[0] or x >= mask.shape[1] or seen[y, x] or not mask[y, x]:
+                continue
+            seen[y, x] = True
+            stack += [(y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)]
+    return count
+
+
 def band(size, width, margin):
     """Pixels whose centres lie inside the ring's bar, `margin` px in from both edges."""
     ys, xs = np.mgrid[0:size, 0:size]
@@ -216,6 +234,16 @@ for renderer in RENDERERS:
     greens = image[ink][:, :3]
     check(len(greens) > 100 and (greens[:, 1] > 200).mean() > 0.95 and (greens[:, 0] < 60).mean() > 0.95,
           f"{renderer}: labelColor=bar does not paint the label the bar's green")
+
+    # Segments: as many separate pieces as asked, the gaps visible with round caps too, and the
+    # bar filling across them (p=50 of 5 is three pieces, the last half a segment).
+    for query, track_pieces, bar_pieces in (("p=100&segments=6&width=20", 6, 6), ("p=50&segments=5", 5, 3),
+                                            ("p=80&segments=8&slice=0.3&cap=butt", 8, 7)):
+        image = draw(f"{query}&color=ff0000&track=0000ff&label=none&size=240", renderer, "segments")
+        blue = (image[..., 2] > 200) & (image[..., 0] < 60) & (image[..., 3] > 200)
+        found = (pieces(red(image) | blue), pieces(red(image)))
+        check(found == (track_pieces, bar_pieces),
+              f"{renderer}: {query} draws {found[0]} segments with {found[1]} filled, not {track_pieces} and {bar_pieces}")
 
     # The caption: its ink (red here) lies under the label's (black) and inside the ring.
     image = draw("p=72&caption=coverage&captionColor=ff0000&labelColor=000000&track=none&color=00ff00&size=240",

@@ -16,6 +16,8 @@ public enum RingExamples {
         ("half-ccw", "p=64&half=1&dir=ccw&cap=butt"),
         ("start", "p=40&start=90"),
         ("ccw", "p=40&dir=ccw"),
+        ("segments", "p=50&segments=5"),
+        ("segments-slice", "p=72&segments=10&slice=0.3&cap=butt&segmentGap=4"),
         ("size-small", "p=72&size=32"),
         ("size-large", "p=72&size=320"),
         ("scale", "p=72&scale=2"),

@@ -80,10 +80,10 @@ private struct Painter {
             disc.addCircle(centre: centre, radius: fill.radius * scale)
             paint(disc, fill.color)
         }
-        if let track = scene.track { paint(shape(of: track.stroke), track.color.color) }
+        if let track = scene.track { paint(shape(of: track.stroke, segments: track.segments), track.color.color) }
         if let outline = scene.outline { paint(shape(of: outline), outline.color) }
         if let bar = scene.bar {
-            let barShape = shape(of: bar.stroke)
+            let barShape = shape(of: bar.stroke, segments: bar.segments)
             if let shadow = scene.shadow { paintShadow(shadow, of: barShape, alpha: bar.paint.alpha) }
             switch bar.paint {
             case .solid(let color):
@@ -112,6 +112,14 @@ private struct Painter {
     }
 
     // MARK: Shapes
+
+    /// A stroke, or with segments all of them as one polygon (same-direction contours add up).
+    func shape(of stroke: RingScene.Stroke, segments: [RingScene.Stroke]) -> Polygon {
+        guard !segments.isEmpty else { return shape(of: stroke) }
+        var polygon = Polygon()
+        for segment in segments { polygon.contours += shape(of: segment).contours }
+        return polygon
+    }
 
     /// A stroke of the scene as the area it paints: a closed band, a dot, or an arc with caps.
     func shape(of stroke: RingScene.Stroke) -> Polygon {

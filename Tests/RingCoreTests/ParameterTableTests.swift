@@ -19,7 +19,8 @@ import Testing
     @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
-        let base = "p=72"
+        // segmentGap means something only with segments.
+        let base = parameter == .segmentGap ? "p=72&segments=5" : "p=72"
         let query =
             parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
         let spec = try RingSpec(query: query)

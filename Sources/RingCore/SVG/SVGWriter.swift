@@ -160,7 +160,14 @@ struct SVGWriter: ~Copyable {
     private func writeTrack(into w: inout ByteWriter) {
         guard let track = scene.track else { return }
         let stroke = track.stroke
-        if stroke.isClosed {
+        if !track.segments.isEmpty {
+            // One path, a subpath per segment: each gets its caps.
+            w.append("<path d=\"")
+            for segment in track.segments { arcPath(segment.arc, radius: segment.radius, closed: false, into: &w) }
+            w.append("\" stroke-linecap=\"")
+            w.append(stroke.cap == .round ? "round" : "butt")
+            w.append(byte: UInt8(ascii: "\""))
+        } else if stroke.isClosed {
             circle(radius: stroke.radius, into: &w)
         } else {
             w.append("<path d=\"")
@@ -262,22 +269,36 @@ struct SVGWriter: ~Copyable {
             w.append(number: shadow.opacity)
             w.append("\">")
             let black = RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha)
-            if stroke.isDot {
-                dot(stroke, black, into: &w)
-            } else {
-                solidBar(stroke, black, into: &w)
-            }
+            solidShapes(bar, black, into: &w)
             w.append("</g>")
         }
         switch bar.paint {
-        case .solid(let color) where stroke.isDot:
-            dot(stroke, color, into: &w)
         case .solid(let color):
-            solidBar(stroke, color, into: &w)
+            solidShapes(bar, color, into: &w)
         case .gradient(let gradient):
             writeGradientBar(stroke, gradient, into: &w)
         }
         if scene.animation != nil { w.append("</g>") }
+    }
+
+    /// The bar in one colour: its stroke (a dot when tiny), or with segments one path of its
+    /// pieces, each with its caps, and a dot for a piece too short to show its caps.
+    private func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, into w: inout ByteWriter) {
+        guard !bar.segments.isEmpty else {
+            if bar.stroke.isDot { dot(bar.stroke, color, into: &w) } else { solidBar(bar.stroke, color, into: &w) }
+            return
+        }
+        let pieces = bar.segments.filter { !$0.isDot }
+        if let first = pieces.first {
+            w.append("<path d=\"")
+            for piece in pieces { arcPath(piece.arc, radius: piece.radius, closed: false, into: &w) }
+            w.append("\" fill=\"none\"")
+            paint("stroke", color, into: &w)
+            w.append(" stroke-width=\"")
+            w.append(number: first.width)
+            w.append(first.cap == .round ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+        }
+        for piece in bar.segments where piece.isDot { dot(piece, color, into: &w) }
     }
 
     private func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {

@@ -24,8 +24,13 @@ public struct RingGeometry: Sendable, Equatable {
     public var outlineWidth: Double
     /// The usable arc: the whole circle, the circle less the slice, or the upper half.
     public var track: Arc
-    /// The bar; nil when the fraction is 0 (so round caps leave no dot).
+    /// The bar; nil when the fraction is 0 (so round caps leave no dot). With segments, the
+    /// span from the first filled segment's start to the end of the last piece.
     public var bar: Arc?
+    /// With `segments`: each segment's centre line, in order from the bar's start; else empty.
+    public var trackSegments: [Arc] = []
+    /// With `segments`: the filled segments, the last one cut at the value; else empty.
+    public var barSegments: [Arc] = []
     /// True when the bar is the closed full circle.
     public var barIsClosed: Bool
     /// The smallest gap an open ring keeps between the bar's visible ends, in degrees.
@@ -100,6 +105,27 @@ public struct RingGeometry: Sendable, Equatable {
             bar = Arc(start: barStart + sign * offset, sweep: sign * max(visible - capDegrees, 0))
         }
 
+        if let count = spec.segments {
+            let layout = Self.segmentLayout(spec, radius: radius, total: total)
+            trackSegments = (0..<count).map { index in
+                Arc(
+                    start: barStart + sign * (layout.lead + Double(index) * (layout.length + layout.gap)),
+                    sweep: sign * layout.length)
+            }
+            // The bar fills continuously across segments: p=50 of 5 is two and a half.
+            let filled = fraction.clamped(to: 0...1) * Double(count)
+            for (index, segment) in trackSegments.enumerated() where Double(index) < filled {
+                let share = min(filled - Double(index), 1)
+                barSegments.append(Arc(start: segment.start, sweep: segment.sweep * share))
+            }
+            barIsClosed = false
+            if let first = barSegments.first, let last = barSegments.last {
+                bar = Arc(start: first.start, sweep: last.end - first.start)
+            } else {
+                bar = nil
+            }
+        }
+
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
@@ -160,6 +186,24 @@ public struct RingGeometry: Sendable, Equatable {
         if fraction < low { return smallest + (low * full - smallest) * fraction / low }
         if fraction > high { return high * full + gap * (fraction - high) / (1 - high) }
         return fraction * full
+    }
+
+    /// Where segments go on a usable arc of `total` degrees at `radius`: each segment's length
+    /// and the gap between two, in degrees along the centre line, and the offset of the first
+    /// from the arc's start (half a gap on a full circle, so its start falls in a gap).
+    ///
+    /// The gap is `segmentGap` between what is drawn: round caps reach half a stroke past each
+    /// segment's centre line, so the centre lines keep a stroke's width more apart. A length of
+    /// 0 or less means the segments do not fit.
+    static func segmentLayout(_ spec: borrowing RingSpec, radius: Double, total: Double)
+        -> (length: Double, gap: Double, lead: Double)
+    {
+        let count = Double(spec.segments ?? 1)
+        let caps = spec.cap == .round ? max(spec.resolvedWidth, spec.resolvedTrackWidth) : 0
+        let gap = (spec.resolvedSegmentGap + caps) / max(radius, 1e-9) * 180 / .pi
+        let closed = total >= 360
+        let length = (total - gap * (closed ? count : count - 1)) / count
+        return (length, gap, closed ? gap / 2 : 0)
     }
 
     /// Labels are never drawn smaller than this, in px: below it text is not legible.

@@ -39,8 +39,11 @@ public struct RingScene: Sendable, Equatable {
     }
 
     public struct Track: Sendable, Equatable {
+        /// The whole usable arc.
         public var stroke: Stroke
         public var color: SchemeColor
+        /// With `segments`, what is drawn instead of `stroke`: one stroke per segment.
+        public var segments: [Stroke] = []
     }
 
     /// A thin stroke around the whole track shape, `offset` outside its edges: on a full
@@ -86,8 +89,12 @@ public struct RingScene: Sendable, Equatable {
             }
         }
 
+        /// The bar's whole extent (with segments, from the first filled one to the value).
         public var stroke: Stroke
         public var paint: Paint
+        /// With `segments`, what is drawn instead of `stroke`: the filled segments, the last cut
+        /// at the value.
+        public var segments: [Stroke] = []
     }
 
     public struct Disc: Sendable, Equatable {
@@ -172,6 +179,10 @@ extension RingScene {
                 : Self.choose(on: trackLayers, theme: spec.theme, Self.trackColor)
             track = Track(stroke: trackStroke, color: color)
         }
+        let trackSegments = g.trackSegments.map {
+            Stroke(arc: $0, radius: g.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
+        }
+        track?.segments = trackSegments
         outline = spec.outline.map { color in
             Outline(
                 arc: g.track, radius: g.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
@@ -185,6 +196,9 @@ extension RingScene {
         if let arc = g.bar {
             let stroke = Stroke(arc: arc, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: g.barIsClosed)
             bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid))
+            bar?.segments = g.barSegments.map {
+                Stroke(arc: $0, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
+            }
             shadow = spec.shadow ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
             // A dot has no length to fill in along.
             animation = spec.animation > 0 && !stroke.isDot ? spec.animation : nil

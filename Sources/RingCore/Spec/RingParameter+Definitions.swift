@@ -32,6 +32,13 @@ extension RingParameter.Definition {
             literal: "cw",
             example: "ccw"),
         .init(
+            .segments, .shape, title: "Segments", summary: "the arc split into equal segments with gaps",
+            kind: .integer(range: RingLimits.segments), values: "whole number \(RingLimits.text(RingLimits.segments))",
+            default: "none", literal: nil, example: "5"),
+        .init(
+            .segmentGap, .shape, title: "Segment gap", summary: "gap between segments in px, along the centre line",
+            kind: .decimal(range: nil), values: "> 0 and ≤ size/4", default: "size/40", literal: nil, example: "6"),
+        .init(
             .size, .size, title: "Size", summary: "image width (and height, unless half) in px",
             kind: .integer(range: RingLimits.size), values: "whole number \(RingLimits.text(RingLimits.size))",
             default: "120", literal: "120", example: "200"),

@@ -9,7 +9,8 @@
 /// They are switches, not closures in the table, because they run on every cache miss and a
 /// switch inlines (docs/performance.md has the measurement).
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, slice, half, start, dir, size, scale, width, trackWidth, color, gradient, track
+    case p, min, max, slice, half, start, dir, segments, segmentGap, size, scale, width, trackWidth, color, gradient
+    case track
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
     case shadow, title
 

@@ -33,6 +33,8 @@ extension RingSpec {
         RingParameter.half.writeKey(of: self, into: &w)
         RingParameter.start.writeKey(of: self, into: &w)
         RingParameter.dir.writeKey(of: self, into: &w)
+        RingParameter.segments.writeKey(of: self, into: &w)
+        RingParameter.segmentGap.writeKey(of: self, into: &w)
         RingParameter.size.writeKey(of: self, into: &w)
         RingParameter.scale.writeKey(of: self, into: &w)
         RingParameter.width.writeKey(of: self, into: &w)
@@ -73,6 +75,11 @@ extension RingParameter {
         case .start: CanonicalKey.number("start", spec.start, unless: 0, into: &w)
         case .dir: if spec.direction != .cw { CanonicalKey.keyword("dir", "ccw", into: &w) }
         case .size: if spec.size != 120 { CanonicalKey.integer("size", spec.size, into: &w) }
+        case .segments: if let segments = spec.segments { CanonicalKey.integer("segments", segments, into: &w) }
+        case .segmentGap:
+            if let gap = spec.segmentGap {
+                CanonicalKey.number("segmentGap", gap, unless: Double(spec.size) / 40, into: &w)
+            }
         case .scale: break  // how the ring is rasterised, not which ring: see `RingSpec.scale`
         case .width:
             if let width = spec.width { CanonicalKey.number("width", width, unless: Double(spec.size) / 10, into: &w) }

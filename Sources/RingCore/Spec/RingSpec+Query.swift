@@ -45,6 +45,18 @@ extension RingSpec {
                 parameter: "trackWidth", value: RingLimits.plain(trackWidth),
                 range: "0…\(RingLimits.plain(widthLimit)) (> 0 and ≤ size/3)")
         }
+        if let segmentGap, !(segmentGap > 0 && segmentGap <= Double(size) / 4) {
+            throw .outOfRange(
+                parameter: "segmentGap", value: RingLimits.plain(segmentGap),
+                range: "0…\(RingLimits.plain(Double(size) / 4)) (> 0 and ≤ size/4)")
+        }
+        if let segments {
+            guard RingLimits.segments.contains(segments) else {
+                throw .outOfRange(
+                    parameter: "segments", value: "\(segments)", range: RingLimits.text(RingLimits.segments))
+            }
+            guard gradient.isEmpty else { throw .conflict(parameter: "segments", with: "gradient") }
+        }
         guard RingLimits.slice.contains(slice) else {
             throw .outOfRange(parameter: "slice", value: "\(slice)", range: RingLimits.text(RingLimits.slice))
         }
@@ -85,6 +97,20 @@ extension RingSpec {
         if let caption {
             _ = try QueryValue.text(caption, "caption", limit: RingLimits.captionScalars)
         }
+        if let segments {
+            // Last: the layout needs every other number valid.
+            let geometry = RingGeometry(spec: self, labelText: nil)
+            let total = geometry.track.sweep.magnitude
+            let layout = RingGeometry.segmentLayout(self, radius: geometry.radius, total: total)
+            guard layout.length > 0 else {
+                let arc = total * .pi / 180 * geometry.radius
+                throw .invalid(
+                    parameter: "segments", value: "\(segments)",
+                    expected: "a count that fits: \(segments) segments with gaps of "
+                        + "\(RingLimits.plain(resolvedSegmentGap)) px\(cap == .round ? " and round caps" : "") "
+                        + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc")
+            }
+        }
     }
 
     /// Drops values that only restate a default, so two queries for the same ring give equal
@@ -94,6 +120,7 @@ extension RingSpec {
         if trackWidth == resolvedWidth { trackWidth = nil }
         if !gradient.isEmpty { color = nil }
         if label == .text("{p}") { label = .auto }
+        if segments == nil || segmentGap == Double(size) / 40 { segmentGap = nil }
     }
 
 }
@@ -125,6 +152,9 @@ private struct QueryParser {
         if spec.half {
             if wasSeen(.slice) { throw .conflict(parameter: "half", with: "slice") }
             if wasSeen(.start) { throw .conflict(parameter: "half", with: "start") }
+        }
+        if spec.segments != nil, wasSeen(.gradient) {
+            throw .conflict(parameter: "segments", with: "gradient")
         }
         if spec.thresholds != nil {
             if wasSeen(.color) { throw .conflict(parameter: "thresholds", with: "color") }
@@ -212,6 +242,10 @@ extension RingParameter {
             spec.direction = try QueryValue.keyword(value ?? "", "dir")
         case .size:
             spec.size = try QueryValue.integer(value ?? "", "size", in: RingLimits.size)
+        case .segments:
+            spec.segments = try QueryValue.integer(value ?? "", "segments", in: RingLimits.segments)
+        case .segmentGap:
+            spec.segmentGap = try QueryValue.positive(value ?? "", "segmentGap")
         case .scale:
             spec.scale = try QueryValue.integer(value ?? "", "scale", in: RingLimits.scale)
         case .width:

@@ -46,6 +46,10 @@ public struct RingSpec: Sendable, Hashable {
     /// `start`: degrees clockwise from 12 o'clock.
     public var start: Double = 0
     public var direction: Direction = .cw
+    /// `segments`: the usable arc split into this many equal parts with gaps; nil means one.
+    public var segments: Int?
+    /// `segmentGap`: the gap between segments in px along the centre line; nil means size/40.
+    public var segmentGap: Double?
     /// `size`: image width (and height, unless `half`) in px.
     public var size: Int = 120
     /// `scale`: the PNG's pixels per SVG pixel (1–4). How a ring is rasterised, not which ring
@@ -98,6 +102,8 @@ public struct RingSpec: Sendable, Hashable {
     public var resolvedWidth: Double { width ?? Double(size) / 10 }
     /// The track thickness in px.
     public var resolvedTrackWidth: Double { trackWidth ?? resolvedWidth }
+    /// `segmentGap` with its default: size/40, 3 px at the default size.
+    public var resolvedSegmentGap: Double { segmentGap ?? Double(size) / 40 }
 
     /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
     public var fraction: Double {
