@@ -53,9 +53,10 @@ struct Polygon {
 
     /// A full circle, clockwise (or anticlockwise, to cut a hole in a clockwise contour).
     mutating func addCircle(centre: Point, radius: Double, clockwise: Bool = true) {
-        guard radius > 0 else { return }
+        guard radius > 0, radius.isFinite else { return }
         var points: [Point] = []
         Self.appendArc(&points, centre: centre, radius: radius, start: 0, sweep: clockwise ? 360 : -360)
+        guard points.count > 2 else { return }
         points.removeLast()  // the same as the first
         contours.append(points)
     }
