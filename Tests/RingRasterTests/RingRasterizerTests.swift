@@ -142,6 +142,25 @@ import Testing
         }
     }
 
+    /// What the fuzzer found: numbers no spec produces, which a public scene may hold, draw
+    /// nothing wrong and never trap.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 0, 1e-300])
+    func hostileSceneNumbersNeverTrap(number: Double) throws {
+        for query in ["p=100&shadow", "p=72&cap=butt&outline=333&slice=0.3", "p=72&segments=5"] {
+            var scene = RingScene(spec: try RingSpec(query: query))
+            scene.bar?.stroke.radius = number
+            scene.track?.stroke.width = number
+            scene.outline?.offset = number
+            scene.shadow?.blur = number
+            scene.label?.fontSize = number
+            let canvas = RingRasterizer.draw(scene, scale: 1)
+            #expect(canvas.width == 120)
+            scene.centerX = number
+            scene.bar?.stroke.arc.sweep = number
+            _ = RingRasterizer.png(scene, scale: 2)
+        }
+    }
+
     @Test func masksNeverHoldNaNOrMoreThanFullCoverage() {
         var generator = SeededGenerator(seed: 41)
         for _ in 0..<200 {
