@@ -148,7 +148,9 @@ declare -a png_hit_cpu svg_hit_cpu png_miss png_miss_cpu
 for round in 1 2; do
     run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; svg_hit_cpu+=("$cpu")
     run hit "$ring_pid" "http://127.0.0.1:$ring_port/ring.png?$query" -t2 -c64 -d"${duration}s"; png_hit_cpu+=("$cpu")
-    run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss-png.lua
+    export RING_BENCH_FORMAT=png
+    run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
+    unset RING_BENCH_FORMAT
     png_miss+=("$rps"); png_miss_cpu+=("$cpu")
 done
 sh_=$(median "${svg_hit_cpu[@]}"); ph=$(median "${png_hit_cpu[@]}")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Renders the example catalogue in librsvg, resvg, CairoSVG and headless Chromium, side by
-side, into one PNG, so a person can look at what the code draws in every renderer.
+"""Renders the example catalogue in librsvg, resvg, CairoSVG, headless Chromium and our own PNG
+engine (`ring render --format png`), side by side, into one PNG, so a person can look at what
+the code draws in every renderer.
 
     python scripts/contact-sheet.py RING_BINARY OUT.png
 
@@ -20,7 +21,7 @@ if len(args) != 2:
 ring, out = args
 with_chromium = "--no-chromium" not in sys.argv
 CELL = 96
-renderers = ["rsvg", "resvg", "cairosvg"] + (["chromium"] if with_chromium else [])
+renderers = ["rsvg", "resvg", "cairosvg"] + (["chromium"] if with_chromium else []) + ["ring png"]
 for tool in ["rsvg-convert", "resvg"] + (["chromium"] if with_chromium else []):
     if shutil.which(tool) is None:
         sys.exit(f"contact-sheet: {tool} is not installed")
@@ -39,10 +40,15 @@ def rasterize(name, svg_path, renderer):
         subprocess.run(["resvg", svg_path, png], check=True, capture_output=True)
     elif renderer == "cairosvg":
         cairosvg.svg2png(url=svg_path, write_to=png)
+    elif renderer == "ring png":
+        with open(png, "wb") as handle:
+            handle.write(subprocess.run([ring, "render", queries[name], "--format", "png"],
+                                        capture_output=True, check=True).stdout)
     return png
 
 
 svgs = {}
+queries = dict(examples)
 for name, query in examples:
     path = os.path.join(work, f"{name}.svg")
     with open(path, "wb") as handle:

@@ -4,17 +4,6 @@ import Testing
 
 /// `caption`: a second, smaller line under the label, centred with it as one block.
 @Suite struct CaptionTests {
-    private func scene(_ query: String) throws -> RingScene { RingScene(spec: try RingSpec(query: query)) }
-
-    private func error(_ query: String) -> String? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     @Test func sitsUnderTheLabelAndTheBlockIsCentred() throws {
         let ring = try scene("p=72&caption=coverage")
         let label = try #require(ring.label)
@@ -76,9 +65,9 @@ import Testing
     }
 
     @Test func textRulesAreTheLabels() {
-        #expect(error("p=1&caption=") == "caption: \"\" is not non-empty text")
-        #expect(error("p=1&caption=\(String(repeating: "x", count: 33))")?.contains("at most 32") == true)
-        #expect(error("p=1&caption=a%E2%80%AEb")?.hasPrefix("caption: ") == true)
-        #expect(error("p=1&captionColor=nope")?.hasPrefix("captionColor: ") == true)
+        #expect(refusal("p=1&caption=") == "caption: \"\" is not non-empty text")
+        #expect(refusal("p=1&caption=\(String(repeating: "x", count: 33))")?.contains("at most 32") == true)
+        #expect(refusal("p=1&caption=a%E2%80%AEb")?.hasPrefix("caption: ") == true)
+        #expect(refusal("p=1&captionColor=nope")?.hasPrefix("captionColor: ") == true)
     }
 }

@@ -5,17 +5,6 @@ import Testing
 /// `segments=N` splits the usable arc into N equal segments with `segmentGap` between them;
 /// the bar fills across them continuously.
 @Suite struct SegmentsTests {
-    private func scene(_ query: String) throws -> RingScene { RingScene(spec: try RingSpec(query: query)) }
-
-    private func error(_ query: String) -> String? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     /// The gap between what is drawn, in px along the centre line.
     private func visibleGap(_ a: RingScene.Stroke, _ b: RingScene.Stroke) -> Double {
         let degrees = (b.arc.start - a.arc.end).magnitude
@@ -75,19 +64,19 @@ import Testing
 
     @Test func segmentsThatDoNotFitAreAnErrorWithTheNumbers() {
         #expect(
-            error("p=72&segments=100")
+            refusal("p=72&segments=100")
                 == "segments: \"100\" is not a count that fits: 100 segments with gaps of 3 px and round caps "
                 + "need more than the 339.3 px arc")
-        #expect(error("p=72&segments=100&cap=butt&width=2&size=1024") == nil)
+        #expect(refusal("p=72&segments=100&cap=butt&width=2&size=1024") == nil)
     }
 
     @Test func limitsAndConflicts() {
-        #expect(error("p=1&segments=1")?.hasPrefix("segments: \"1\" is out of range 2…100") == true)
-        #expect(error("p=1&segments=101")?.hasPrefix("segments: ") == true)
-        #expect(error("p=1&segments=5&segmentGap=0")?.hasPrefix("segmentGap: ") == true)
-        #expect(error("p=1&segments=5&segmentGap=31")?.contains("size/4") == true)
-        #expect(error("p=1&segments=5&gradient=red,blue") == "segments: cannot be combined with gradient")
-        #expect(error("p=1&gradient=red,blue&segments=5") == "segments: cannot be combined with gradient")
+        #expect(refusal("p=1&segments=1")?.hasPrefix("segments: \"1\" is out of range 2…100") == true)
+        #expect(refusal("p=1&segments=101")?.hasPrefix("segments: ") == true)
+        #expect(refusal("p=1&segments=5&segmentGap=0")?.hasPrefix("segmentGap: ") == true)
+        #expect(refusal("p=1&segments=5&segmentGap=31")?.contains("size/4") == true)
+        #expect(refusal("p=1&segments=5&gradient=red,blue") == "segments: cannot be combined with gradient")
+        #expect(refusal("p=1&gradient=red,blue&segments=5") == "segments: cannot be combined with gradient")
     }
 
     @Test func theGapIsInTheKeyOnlyWithSegments() throws {

@@ -11,15 +11,6 @@ import Testing
         return color
     }
 
-    private func error(_ query: String) -> String? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     @Test func parsesABaseAndSteps() throws {
         let thresholds = try #require(try RingSpec(query: "p=1&thresholds=\(steps)").thresholds)
         #expect(thresholds.base == RingColor(rgb: 0xEF4444))
@@ -69,15 +60,15 @@ import Testing
         ("thresholds=red,:blue", "a decimal number"),
     ])
     func refusesMalformedSteps(query: String, expected: String) throws {
-        let message = try #require(error("p=72&\(query)"), "\(query) was accepted")
+        let message = try #require(refusal("p=72&\(query)"), "\(query) was accepted")
         #expect(message.hasPrefix("thresholds: "), "\(message)")
         #expect(message.contains(expected), "\(message)")
     }
 
     @Test func cannotBeCombinedWithColorOrGradient() {
-        #expect(error("p=72&thresholds=\(steps)&color=red") == "thresholds: cannot be combined with color")
-        #expect(error("p=72&color=red&thresholds=\(steps)") == "thresholds: cannot be combined with color")
-        #expect(error("p=72&thresholds=\(steps)&gradient=red,blue") == "thresholds: cannot be combined with gradient")
+        #expect(refusal("p=72&thresholds=\(steps)&color=red") == "thresholds: cannot be combined with color")
+        #expect(refusal("p=72&color=red&thresholds=\(steps)") == "thresholds: cannot be combined with color")
+        #expect(refusal("p=72&thresholds=\(steps)&gradient=red,blue") == "thresholds: cannot be combined with gradient")
     }
 
     @Test func theKeyIsCanonicalAndParsesBack() throws {

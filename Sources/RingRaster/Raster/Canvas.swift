@@ -34,11 +34,10 @@ package struct Canvas {
         let green = Self.divide255(Int(color.green) * alpha)
         let blue = Self.divide255(Int(color.blue) * alpha)
         let opaque = alpha == 255
-        let firstColumn = max(0, -mask.originX)
-        let lastColumn = min(mask.width, width - mask.originX)
-        let firstRow = max(0, -mask.originY)
-        let lastRow = min(mask.height, height - mask.originY)
-        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+        guard let (columns, rows) = visible(mask) else { return }
+        let (firstColumn, lastColumn, firstRow, lastRow) = (
+            columns.lowerBound, columns.upperBound, rows.lowerBound, rows.upperBound
+        )
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { pixels in
             mask.cells.withUnsafeBufferPointer { cells in
@@ -85,11 +84,10 @@ package struct Canvas {
     mutating func fill(
         _ mask: CoverageMask, shader: (_ x: Int, _ y: Int) -> (Float, Float, Float, Float)
     ) {
-        let firstColumn = max(0, -mask.originX)
-        let lastColumn = min(mask.width, width - mask.originX)
-        let firstRow = max(0, -mask.originY)
-        let lastRow = min(mask.height, height - mask.originY)
-        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+        guard let (columns, rows) = visible(mask) else { return }
+        let (firstColumn, lastColumn, firstRow, lastRow) = (
+            columns.lowerBound, columns.upperBound, rows.lowerBound, rows.upperBound
+        )
         let width = self.width
         pixels.withUnsafeMutableBufferPointer { pixels in
             for row in firstRow..<lastRow {
@@ -112,6 +110,16 @@ package struct Canvas {
                 }
             }
         }
+    }
+
+    /// The mask's columns and rows that fall on the canvas, or nil when none do.
+    private func visible(_ mask: CoverageMask) -> (columns: Range<Int>, rows: Range<Int>)? {
+        let firstColumn = max(0, -mask.originX)
+        let lastColumn = min(mask.width, width - mask.originX)
+        let firstRow = max(0, -mask.originY)
+        let lastRow = min(mask.height, height - mask.originY)
+        guard firstColumn < lastColumn, firstRow < lastRow else { return nil }
+        return (firstColumn..<lastColumn, firstRow..<lastRow)
     }
 
     /// Paints `color` over the whole canvas (a background).

@@ -1,0 +1,16 @@
+@testable import RingCore
+
+/// The scene of `query`, for suites that look at what a parameter draws.
+func scene(_ query: String) throws -> RingScene {
+    RingScene(spec: try RingSpec(query: query))
+}
+
+/// The error message `query` is refused with, or nil when it is a ring.
+func refusal(_ query: String) -> String? {
+    do {
+        _ = try RingSpec(query: query)
+        return nil
+    } catch {
+        return error.description
+    }
+}
