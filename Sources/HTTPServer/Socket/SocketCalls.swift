@@ -36,35 +36,36 @@ package enum SocketCalls {
         #if os(Linux)
             return socket(family, stream | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-            let fd = socket(family, stream, 0)
+            return configured(socket(family, stream, 0), noSigPipe: false)
+        #endif
+    }
+
+    #if !os(Linux)
+        /// `fd` made non-blocking and close-on-exec (and, with `noSigPipe`, free of SIGPIPE), or
+        /// -1 with `errno` set and `fd` closed when it cannot be; -1 passes through.
+        private static func configured(_ fd: Int32, noSigPipe: Bool) -> Int32 {
             guard fd >= 0 else { return fd }
-            guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 else {
+            var ok = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) == 0
+            if ok, noSigPipe {
+                var on: Int32 = 1
+                ok = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
+            }
+            guard ok else {
                 let error = errno
                 close(fd)
                 errno = error
                 return -1
             }
             return fd
-        #endif
-    }
+        }
+    #endif
 
     /// Accepts a connection as a non-blocking, close-on-exec socket; -1 with `errno` set.
     static func acceptNonBlocking(_ listener: Int32) -> Int32 {
         #if os(Linux)
             return csystem_accept_nonblocking(listener)
         #else
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return fd }
-            var on: Int32 = 1
-            guard fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) == 0, fcntl(fd, F_SETFD, FD_CLOEXEC) == 0,
-                setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size)) == 0
-            else {
-                let error = errno
-                close(fd)
-                errno = error
-                return -1
-            }
-            return fd
+            return configured(accept(listener, nil, nil), noSigPipe: true)
         #endif
     }
 

@@ -212,35 +212,32 @@ extension RingScene {
             switch spec.labelColor {
             case .color(let given)?: color = SchemeColor(color: given, dark: nil)
             case .bar?: color = SchemeColor(color: barColor, dark: nil)
-            case nil where labelLayers.isEmpty:
-                color = SchemeColor(
-                    color: dark ? DefaultColors.darkLabel : DefaultColors.lightLabel,
-                    dark: spec.theme == .auto ? DefaultColors.darkLabel : nil)
             case nil:
-                let preferred = dark ? DefaultColors.darkLabel : DefaultColors.lightLabel
-                color = Self.choose(on: labelLayers, theme: spec.theme) {
-                    Self.labelColor(on: $0, preferring: preferred)
-                }
+                color = Self.textColor(
+                    light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, on: labelLayers, theme: spec.theme)
             }
             return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)
         }
         caption = g.captionText.map { text in
-            let color: SchemeColor
-            if let given = spec.captionColor {
-                color = SchemeColor(color: given, dark: nil)
-            } else if labelLayers.isEmpty {
-                color = SchemeColor(
-                    color: dark ? DefaultColors.darkCaption : DefaultColors.lightCaption,
-                    dark: spec.theme == .auto ? DefaultColors.darkCaption : nil)
-            } else {
-                let preferred = dark ? DefaultColors.darkCaption : DefaultColors.lightCaption
-                color = Self.choose(on: labelLayers, theme: spec.theme) {
-                    Self.labelColor(on: $0, preferring: preferred)
-                }
-            }
+            let color =
+                spec.captionColor.map { SchemeColor(color: $0, dark: nil) }
+                ?? Self.textColor(
+                    light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption, on: labelLayers,
+                    theme: spec.theme)
             return Label(
                 text: text, x: g.centerX, baseline: g.captionBaseline, fontSize: g.captionFontSize, color: color)
         }
+    }
+
+    /// The default colour of text (the label, the caption): the scheme's own, switching under
+    /// `theme=auto`, when nothing lies under it; else chosen for the `layers` under it (top
+    /// first), preferring the scheme's colour where it reads at ``minimumLabelContrast``.
+    static func textColor(light: RingColor, dark: RingColor, on layers: [RingColor], theme: RingSpec.Theme)
+        -> SchemeColor
+    {
+        let preferred = theme == .dark ? dark : light
+        guard !layers.isEmpty else { return SchemeColor(color: preferred, dark: theme == .auto ? dark : nil) }
+        return choose(on: layers, theme: theme) { labelColor(on: $0, preferring: preferred) }
     }
 
     /// WCAG's minimum contrast for text, which a label chosen by the ring keeps.
