@@ -47,6 +47,17 @@ public enum RingExamples {
         ("anim", "p=72&anim=1.5"),
         ("shadow", "p=72&shadow"),
         ("title", "p=72&title=Build+coverage"),
+        ("rings", "p=72,45,90&color=ff2d55,a2ff00,00e5ff"),
+        (
+            "rings-activity",
+            "p=420,24,10&max=500,30,12&color=fa114f,a6ff00,00d8fe&track=fa114f40,a6ff0040,00d8fe40&bg=000000"
+                + "&theme=dark&width=14&gap=3&label=none"
+        ),
+        ("rings-four", "p=100,75,50,25&size=160&width=12&gap=4&label={p4}"),
+        ("rings-half", "p=64,40&half&size=200&gap=4&color=6366f1,f59e0b&caption={p2}+spent"),
+        ("rings-segments", "p=60,30&segments=5&color=22c55e,0ea5e9&track=none,e1e4e8"),
+        ("rings-thresholds", "p=35,65,90&thresholds=ef4444,50:eab308,80:22c55e&labelColor=bar"),
+        ("rings-gradient", "p=80,55&gradient=22c55e,eab308,ef4444&shadow&anim=1"),
         (
             "everything",
             "p=83&slice=0.3&start=30&dir=ccw&size=200&width=16&trackWidth=10&gradient=06b6d4,6366f1"

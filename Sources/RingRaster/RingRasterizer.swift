@@ -80,11 +80,21 @@ private struct Painter {
             disc.addCircle(centre: centre, radius: fill.radius * scale)
             paint(disc, fill.color)
         }
-        if let track = scene.track { paint(shape(of: track.stroke, segments: track.segments), track.color.color) }
-        if let outline = scene.outline { paint(shape(of: outline), outline.color) }
-        if let bar = scene.bar {
-            let barShape = shape(of: bar.stroke, segments: bar.segments)
-            if let shadow = scene.shadow { paintShadow(shadow, of: barShape, alpha: bar.paint.alpha) }
+        for ring in scene.rings {
+            if let track = ring.track { paint(shape(of: track.stroke, segments: track.segments), track.color.color) }
+        }
+        for ring in scene.rings { if let outline = ring.outline { paint(shape(of: outline), outline.color) } }
+        let bars = scene.rings.compactMap { ring in ring.bar.map { ($0, shape(of: $0.stroke, segments: $0.segments)) } }
+        if let shadow = scene.shadow {
+            // The SVG blurs every bar's black copy as one group. The rings never overlap, so
+            // bars of one alpha blur as their union, in one pass.
+            for alpha in Set(bars.map { $0.0.paint.alpha }).sorted() {
+                var union = Polygon()
+                for (bar, shape) in bars where bar.paint.alpha == alpha { union.contours += shape.contours }
+                paintShadow(shadow, of: union, alpha: alpha)
+            }
+        }
+        for (bar, barShape) in bars {
             switch bar.paint {
             case .solid(let color):
                 paint(barShape, color)

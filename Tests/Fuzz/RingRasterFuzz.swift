@@ -22,11 +22,11 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         rest.removeFirst(8)
         return Double(bitPattern: bits)
     }
-    if let value = number() { scene.bar?.stroke.radius = value }
-    if let value = number() { scene.bar?.stroke.width = value }
-    if let value = number() { scene.bar?.stroke.arc.sweep = value }
-    if let value = number() { scene.track?.stroke.arc.start = value }
-    if let value = number() { scene.outline?.offset = value }
+    if let value = number() { scene.rings[0].bar?.stroke.radius = value }
+    if let value = number() { scene.rings[0].bar?.stroke.width = value }
+    if let value = number() { scene.rings[0].bar?.stroke.arc.sweep = value }
+    if let value = number() { scene.rings[0].track?.stroke.arc.start = value }
+    if let value = number() { scene.rings[0].outline?.offset = value }
     if let value = number() { scene.shadow?.blur = value }
     if let value = number() { scene.label?.fontSize = value }
     if let value = number() { scene.centerX = value }

@@ -26,7 +26,7 @@ import Testing
     ])
     func bothLinesFitInsideTheRing(query: String) throws {
         let ring = try scene(query)
-        let stroke = try #require(ring.track?.stroke)
+        let stroke = try #require(ring.rings[0].track?.stroke)
         let inner = stroke.radius - stroke.width / 2
         for text in [ring.label, ring.caption].compactMap({ $0 }) {
             let half = TextWidth.em(text.text) * text.fontSize / 2

@@ -19,8 +19,8 @@ import Testing
     @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
-        // segmentGap means something only with segments.
-        let base = parameter == .segmentGap ? "p=72&segments=5" : "p=72"
+        // segmentGap means something only with segments, gap only with several rings.
+        let base = parameter == .segmentGap ? "p=72&segments=5" : parameter == .gap ? "p=72,45" : "p=72"
         let query =
             parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
         let spec = try RingSpec(query: query)

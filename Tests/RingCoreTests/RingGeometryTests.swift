@@ -13,63 +13,63 @@ import Testing
     /// the bar's cap sits where the track's does.
     @Test func roundCapsAreCountedInTheVisibleExtent() throws {
         let g = try geometry("p=50&start=30")
-        let cap = g.barWidth * 180 / (Double.pi * g.radius)
-        let bar = try #require(g.bar)
+        let cap = g.barWidth * 180 / (Double.pi * g.rings[0].radius)
+        let bar = try #require(g.rings[0].bar)
         #expect(abs(bar.start - (30 + cap / 2)) < 1e-9)
         #expect(abs(bar.sweep + cap - 180) < 1e-9)
         let half = try geometry("p=50&half")
-        let arc = try #require(half.bar)
+        let arc = try #require(half.rings[0].bar)
         #expect(arc.start == 270)
         #expect(abs(arc.sweep + cap - (180 + cap) / 2) < 1e-9)  // the visible end at 12 o'clock
     }
 
     @Test func fullRingStartsAtStart() throws {
         let g = try geometry("p=25&start=30&cap=butt")
-        #expect(g.bar == RingGeometry.Arc(start: 30, sweep: 90))
+        #expect(g.rings[0].bar == RingGeometry.Arc(start: 30, sweep: 90))
         #expect(g.track.sweep == 360)
     }
 
     @Test func counterClockwiseSweepsNegative() throws {
         let g = try geometry("p=25&start=30&dir=ccw&cap=butt")
-        #expect(g.bar == RingGeometry.Arc(start: 30, sweep: -90))
+        #expect(g.rings[0].bar == RingGeometry.Arc(start: 30, sweep: -90))
     }
 
     @Test func sliceCentresTheGapOppositeStart() throws {
         let g = try geometry("p=50&slice=0.25&cap=butt")
         // Usable arc 270°, gap centred at 180°: the bar starts at 180 + 45 = 225° and runs 135°.
         #expect(g.track == RingGeometry.Arc(start: 225, sweep: 270))
-        #expect(g.bar == RingGeometry.Arc(start: 225, sweep: 135))
+        #expect(g.rings[0].bar == RingGeometry.Arc(start: 225, sweep: 135))
         let ccw = try geometry("p=50&slice=0.25&dir=ccw&cap=butt")
-        #expect(ccw.bar == RingGeometry.Arc(start: 135, sweep: -135))
+        #expect(ccw.rings[0].bar == RingGeometry.Arc(start: 135, sweep: -135))
         #expect(ccw.track == RingGeometry.Arc(start: 135, sweep: -270))
         let rotated = try geometry("p=100&slice=0.5&start=90")
-        #expect(rotated.bar == RingGeometry.Arc(start: 360, sweep: 180))
+        #expect(rotated.rings[0].bar == RingGeometry.Arc(start: 360, sweep: 180))
     }
 
     @Test func halfGaugeRunsFromNineOverTwelveToThree() throws {
         let g = try geometry("p=50&half&cap=butt")
         #expect(g.track == RingGeometry.Arc(start: 270, sweep: 180))
-        #expect(g.bar == RingGeometry.Arc(start: 270, sweep: 90))
+        #expect(g.rings[0].bar == RingGeometry.Arc(start: 270, sweep: 90))
         #expect(g.height < g.width * 0.6)
         let ccw = try geometry("p=50&half&dir=ccw&cap=butt")
-        #expect(ccw.bar == RingGeometry.Arc(start: 90, sweep: -90))
+        #expect(ccw.rings[0].bar == RingGeometry.Arc(start: 90, sweep: -90))
     }
 
     @Test func zeroDrawsNoBarAndFullIsClosed() throws {
-        #expect(try geometry("p=0").bar == nil)
-        #expect(try geometry("p=-10").bar == nil)
+        #expect(try geometry("p=0").rings[0].bar == nil)
+        #expect(try geometry("p=-10").rings[0].bar == nil)
         let full = try geometry("p=100")
-        #expect(full.barIsClosed)
-        #expect(full.bar?.sweep == 360)
-        #expect(try !geometry("p=100&slice=0.1").barIsClosed)
+        #expect(full.rings[0].barIsClosed)
+        #expect(full.rings[0].bar?.sweep == 360)
+        #expect(try !geometry("p=100&slice=0.1").rings[0].barIsClosed)
     }
 
     @Test func justUnderFullKeepsAVisibleGap() throws {
         for query in ["p=99.9", "p=99.9&cap=butt", "p=99&width=40", "p=99.99&size=16"] {
             let g = try geometry(query)
-            let bar = try #require(g.bar)
-            #expect(!g.barIsClosed)
-            let gapPixels = (360 - bar.sweep) * .pi / 180 * g.radius
+            let bar = try #require(g.rings[0].bar)
+            #expect(!g.rings[0].barIsClosed)
+            let gapPixels = (360 - bar.sweep) * .pi / 180 * g.rings[0].radius
             let capPixels = query.contains("butt") ? 0 : g.barWidth
             #expect(gapPixels - capPixels >= 1.49, "\(query): gap \(gapPixels)px")
         }
@@ -81,10 +81,10 @@ import Testing
         ] {
             let g = try geometry(query)
             let outer =
-                g.radius + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
+                g.rings[0].radius + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
             let shadow = query.contains("shadow") ? 3 * g.shadowBlur + g.shadowOffset : 0
             #expect(outer + shadow <= g.width / 2 + 1e-9, "\(query)")
-            #expect(g.radius - g.barWidth / 2 > 0, "\(query)")
+            #expect(g.rings[0].radius - g.barWidth / 2 > 0, "\(query)")
         }
     }
 
@@ -92,7 +92,7 @@ import Testing
         let spec = try RingSpec(query: "p=1&width=40")
         for text in ["100%", "1000000000%", "WWWWWWWWWWWWWWWWWWWW", "進捗は七十二パーセント"] {
             let g = RingGeometry(spec: spec, labelText: text)
-            let inner = g.radius - g.barWidth / 2
+            let inner = g.rings[0].radius - g.barWidth / 2
             let drawn = try #require(g.labelText)
             #expect(TextWidth.em(drawn) * g.fontSize <= 2 * inner, "\(text)")
             #expect(drawn == text || (drawn.hasSuffix("…") && text.hasPrefix(drawn.dropLast())), "\(drawn)")

@@ -84,7 +84,7 @@ import Testing
             let svg = RingRenderer.render(spec)
             let inspector = SVGInspector(svg)
             let bars = inspector.elements.filter { $0.name == "path" && $0.attributes["stroke"] == "#ff0000" }
-            let fraction = min(max(spec.percentage / 100, 0), 1)
+            let fraction = min(max(spec.ring(0).percentage / 100, 0), 1)
             guard fraction > 0 else {
                 #expect(bars.isEmpty, "\(query): a 0 % ring draws no bar")
                 continue
@@ -224,7 +224,7 @@ import Testing
             let query = RandomQuery.make(&generator, solidBar: true) + "&gradient=ff0000\(alpha),0000ff"
             let spec = try RingSpec(query: query)
             let scene = RingScene(spec: spec)
-            guard let bar = scene.bar?.stroke, !bar.isDot else { continue }
+            guard let bar = scene.rings[0].bar?.stroke, !bar.isDot else { continue }
             let inspector = SVGInspector(RingRenderer.render(spec))
             let arcs = inspector.elements.filter {
                 ($0.attributes["stroke"] ?? "").contains("-gc") && $0.name == "path"

@@ -15,32 +15,32 @@ import Testing
         let s = try scene("p=72")
         #expect(s.width == 120 && s.height == 120 && s.centerX == 60 && s.centerY == 60)
         #expect(s.title == "72%")
-        #expect(s.track?.color == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: DefaultColors.darkTrack))
+        #expect(s.rings[0].track?.color == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: DefaultColors.darkTrack))
         #expect(s.label?.color == RingScene.SchemeColor(color: DefaultColors.lightLabel, dark: DefaultColors.darkLabel))
         #expect(s.label?.text == "72%")
-        #expect(s.bar?.paint == .solid(DefaultColors.bar))
-        #expect(try scene("p=72&cap=butt").bar?.stroke.arc == RingScene.Arc(start: 0, sweep: 72 * 3.6))
-        #expect(s.bar?.stroke.width == 12)
-        #expect(s.bar?.stroke.radius == 54)
-        #expect(s.track?.stroke.isClosed == true)
-        #expect(s.background == nil && s.fill == nil && s.outline == nil && s.shadow == nil && s.animation == nil)
+        #expect(s.rings[0].bar?.paint == .solid(DefaultColors.bar))
+        #expect(try scene("p=72&cap=butt").rings[0].bar?.stroke.arc == RingScene.Arc(start: 0, sweep: 72 * 3.6))
+        #expect(s.rings[0].bar?.stroke.width == 12)
+        #expect(s.rings[0].bar?.stroke.radius == 54)
+        #expect(s.rings[0].track?.stroke.isClosed == true)
+        #expect(s.background == nil && s.fill == nil && s.rings[0].outline == nil && s.shadow == nil && s.animation == nil)
     }
 
     @Test func anExplicitSchemeOrColourDoesNotSwitch() throws {
         let dark = try scene("p=72&theme=dark")
-        #expect(dark.track?.color == RingScene.SchemeColor(color: DefaultColors.darkTrack, dark: nil))
+        #expect(dark.rings[0].track?.color == RingScene.SchemeColor(color: DefaultColors.darkTrack, dark: nil))
         #expect(dark.label?.color == RingScene.SchemeColor(color: DefaultColors.darkLabel, dark: nil))
         let given = try scene("p=72&track=ff0000&labelColor=00ff00")
-        #expect(given.track?.color == RingScene.SchemeColor(color: RingColor(rgb: 0xFF0000), dark: nil))
+        #expect(given.rings[0].track?.color == RingScene.SchemeColor(color: RingColor(rgb: 0xFF0000), dark: nil))
         #expect(given.label?.color == RingScene.SchemeColor(color: RingColor(rgb: 0x00FF00), dark: nil))
-        #expect(try scene("p=72&track=none").track == nil)
+        #expect(try scene("p=72&track=none").rings[0].track == nil)
         #expect(try scene("p=72&label=none").label == nil)
     }
 
     /// Nothing of the bar is drawn at 0, so neither is its shadow or animation.
     @Test func zeroHasNoBarShadowOrAnimation() throws {
         let s = try scene("p=0&shadow=1&anim=2")
-        #expect(s.bar == nil && s.shadow == nil && s.animation == nil)
+        #expect(s.rings[0].bar == nil && s.shadow == nil && s.animation == nil)
         let shown = try scene("p=1&shadow=1&anim=2")
         #expect(shown.shadow == RingScene.Shadow(blur: 1.5, offset: 1, opacity: 0.35))
         #expect(shown.animation == 2)
@@ -48,9 +48,9 @@ import Testing
 
     @Test func fillAndOutlineSitOnTheTrack() throws {
         let s = try scene("p=50&fill=eee&outline=123&trackWidth=20&slice=0.25")
-        let track = try #require(s.track?.stroke)
+        let track = try #require(s.rings[0].track?.stroke)
         #expect(s.fill == RingScene.Disc(radius: track.radius - 10, color: RingColor(rgb: 0xEEEEEE)))
-        let outline = try #require(s.outline)
+        let outline = try #require(s.rings[0].outline)
         #expect(outline.offset == 10 + outline.width / 2)
         #expect(outline.radius == track.radius && outline.cap == .round)
         #expect(outline.arc == track.arc && !outline.isClosed)
@@ -64,7 +64,7 @@ import Testing
             let outline = try #require(svg.elements.first { $0.name == "path" && $0.attributes["stroke"] == "#000000" })
             let d = try #require(outline.attributes["d"])
             let s = try scene(query)
-            let offset = try #require(s.outline?.offset)
+            let offset = try #require(s.rings[0].outline?.offset)
             #expect(d.hasSuffix("Z"), "\(query): \(d)")
             // Two quarter arcs of the offset's radius at each end.
             let capArcs =
@@ -79,7 +79,7 @@ import Testing
     /// The gradient's stops spread along the usable arc, not the bar.
     @Test func gradientStopsSpanTheUsableArc() throws {
         let s = try scene("p=50&gradient=ff0000,0000ff&slice=0.5")
-        guard case .gradient(let gradient) = s.bar?.paint else {
+        guard case .gradient(let gradient) = s.rings[0].bar?.paint else {
             Issue.record("no gradient")
             return
         }
@@ -90,9 +90,9 @@ import Testing
     }
 
     @Test func aFullBarIsClosedWithoutCaps() throws {
-        #expect(try scene("p=100").bar?.stroke.isClosed == true)
-        #expect(try scene("p=99.9").bar?.stroke.isClosed == false)
-        #expect(try scene("p=100&slice=0.2").bar?.stroke.isClosed == false)
+        #expect(try scene("p=100").rings[0].bar?.stroke.isClosed == true)
+        #expect(try scene("p=99.9").rings[0].bar?.stroke.isClosed == false)
+        #expect(try scene("p=100&slice=0.2").rings[0].bar?.stroke.isClosed == false)
     }
 
     @Test func halfGaugeIsCroppedAndKeepsItsLabelAboveTheCentre() throws {
@@ -110,7 +110,7 @@ import Testing
 
     /// The visible extent of the bar, caps included, in degrees.
     private func visibleExtent(_ s: RingScene) -> Double {
-        guard let stroke = s.bar?.stroke else { return 0 }
+        guard let stroke = s.rings[0].bar?.stroke else { return 0 }
         if stroke.isClosed { return 360 }
         let cap = stroke.cap == .round ? stroke.width * 180 / (Double.pi * stroke.radius) : 0
         return stroke.arc.sweep.magnitude + cap
@@ -136,7 +136,7 @@ import Testing
                 #expect(extent > previous, "\(base): p=\(value) draws \(extent)°, not more than \(previous)°")
                 previous = extent
                 if shape.isEmpty {
-                    #expect(s.bar?.stroke.isClosed == false)
+                    #expect(s.rings[0].bar?.stroke.isClosed == false)
                     #expect(extent < 360, "\(base): p=\(value) closes the ring")
                 }
             }
@@ -210,10 +210,10 @@ import Testing
     @Test func aBackgroundFixesTheTrackAndTheLabel() throws {
         let onWhite = try scene("p=72&bg=ffffff")
         #expect(onWhite.label?.color == RingScene.SchemeColor(color: DefaultColors.lightLabel, dark: nil))
-        #expect(onWhite.track?.color == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: nil))
+        #expect(onWhite.rings[0].track?.color == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: nil))
         let onDark = try scene("p=72&bg=0d1117")
         #expect(onDark.label?.color == RingScene.SchemeColor(color: DefaultColors.darkLabel, dark: nil))
-        #expect(onDark.track?.color == RingScene.SchemeColor(color: DefaultColors.darkTrack, dark: nil))
+        #expect(onDark.rings[0].track?.color == RingScene.SchemeColor(color: DefaultColors.darkTrack, dark: nil))
     }
 
     /// A fill sits under the label only: the label is chosen for it, the track still follows
@@ -222,7 +222,7 @@ import Testing
         let s = try scene("p=72&fill=222222")
         #expect(s.label?.color.dark == nil)
         #expect(s.label?.color.color == DefaultColors.darkLabel)
-        #expect(s.track?.color.dark == DefaultColors.darkTrack)
+        #expect(s.rings[0].track?.color.dark == DefaultColors.darkTrack)
     }
 
     /// Whatever the surface and the theme, a label the ring chooses reads at WCAG's 4.5:1,

@@ -18,7 +18,7 @@ import Testing
     func equalSegmentsWithTheGivenGap(query: String) throws {
         let spec = try RingSpec(query: query)
         let ring = RingScene(spec: spec)
-        let segments = try #require(ring.track?.segments)
+        let segments = try #require(ring.rings[0].track?.segments)
         #expect(segments.count == spec.segments)
         let lengths = segments.map { $0.arc.sweep.magnitude }
         #expect(lengths.allSatisfy { abs($0 - lengths[0]) < 1e-9 && $0 > 0 })
@@ -29,7 +29,7 @@ import Testing
 
     @Test func aFullRingHasAGapEverywhereAndOneAtTheStart() throws {
         let ring = try scene("p=50&segments=5")
-        let segments = try #require(ring.track?.segments)
+        let segments = try #require(ring.rings[0].track?.segments)
         let first = try #require(segments.first)
         let last = try #require(segments.last)
         let wrap = RingScene.Stroke(
@@ -40,16 +40,16 @@ import Testing
         #expect(first.arc.start > 0 && abs(first.arc.start - (360 - last.arc.end)) < 1e-6)
         // An open arc starts and ends where the plain track does.
         let open = try scene("p=50&segments=4&slice=0.3")
-        let plain = try #require(open.track?.stroke.arc)
-        #expect(abs((open.track?.segments.first?.arc.start ?? 0) - plain.start) < 1e-9)
-        #expect(abs((open.track?.segments.last?.arc.end ?? 0) - plain.end) < 1e-9)
+        let plain = try #require(open.rings[0].track?.stroke.arc)
+        #expect(abs((open.rings[0].track?.segments.first?.arc.start ?? 0) - plain.start) < 1e-9)
+        #expect(abs((open.rings[0].track?.segments.last?.arc.end ?? 0) - plain.end) < 1e-9)
     }
 
     @Test(arguments: [(50.0, 3, 0.5), (0.1, 1, 0.005), (20, 1, 1.0), (100, 5, 1.0), (99, 5, 0.95), (150, 5, 1.0)])
     func theBarFillsAcrossSegments(value: Double, pieces: Int, lastShare: Double) throws {
         let ring = try scene("p=\(value)&segments=5")
-        let track = try #require(ring.track?.segments)
-        let bar = try #require(ring.bar?.segments)
+        let track = try #require(ring.rings[0].track?.segments)
+        let bar = try #require(ring.rings[0].bar?.segments)
         #expect(bar.count == pieces)
         for (piece, segment) in zip(bar.dropLast(), track) { #expect(piece.arc == segment.arc) }
         let last = try #require(bar.last)
@@ -58,8 +58,8 @@ import Testing
     }
 
     @Test func zeroDrawsNoBar() throws {
-        #expect(try scene("p=0&segments=5").bar == nil)
-        #expect(try scene("p=-3&segments=5").bar == nil)
+        #expect(try scene("p=0&segments=5").rings[0].bar == nil)
+        #expect(try scene("p=-3&segments=5").rings[0].bar == nil)
     }
 
     @Test func segmentsThatDoNotFitAreAnErrorWithTheNumbers() {

@@ -7,7 +7,7 @@ import Testing
     private let steps = "ef4444,50:eab308,80:22c55e"
 
     private func bar(_ query: String) throws -> RingColor? {
-        guard case .solid(let color)? = RingScene(spec: try RingSpec(query: query)).bar?.paint else { return nil }
+        guard case .solid(let color)? = RingScene(spec: try RingSpec(query: query)).rings[0].bar?.paint else { return nil }
         return color
     }
 
@@ -89,7 +89,7 @@ import Testing
         #expect(try label("p=72&labelColor=bar") == DefaultColors.bar)
         // A gradient's colour where the bar ends (about halfway here: a grey near the middle).
         let scene = RingScene(spec: try RingSpec(query: "p=50&gradient=000000,ffffff&labelColor=bar"))
-        guard case .gradient(let gradient)? = scene.bar?.paint, let arc = scene.bar?.stroke.arc else {
+        guard case .gradient(let gradient)? = scene.rings[0].bar?.paint, let arc = scene.rings[0].bar?.stroke.arc else {
             Issue.record("no gradient bar")
             return
         }

@@ -63,7 +63,7 @@ import Testing
         let spec = try RingSpec(query: "p=25&color=ff0000&track=0000ff&label=none")
         let scene = RingScene(spec: spec)
         let image = try png("p=25&color=ff0000&track=0000ff&label=none")
-        let radius = try #require(scene.bar?.stroke.radius)
+        let radius = try #require(scene.rings[0].bar?.stroke.radius)
         #expect(pixel(image, scene, degrees: 45, radius: radius) == [255, 0, 0, 255])
         #expect(pixel(image, scene, degrees: 180, radius: radius) == [0, 0, 255, 255])
         #expect(image.pixel(60, 60)[3] == 0)  // the centre, with no label or fill, is transparent
@@ -74,7 +74,7 @@ import Testing
         let query = "p=100&gradient=ff0000,0000ff&label=none"
         let scene = RingScene(spec: try RingSpec(query: query))
         let image = try png(query)
-        let radius = try #require(scene.bar?.stroke.radius)
+        let radius = try #require(scene.rings[0].bar?.stroke.radius)
         let early = pixel(image, scene, degrees: 10, radius: radius)
         let middle = pixel(image, scene, degrees: 180, radius: radius)
         let late = pixel(image, scene, degrees: 350, radius: radius)
@@ -89,8 +89,8 @@ import Testing
         plainScene.shadow = nil
         let shadowed = try PNGDecoder(RingRasterizer.png(scene, scale: 1))
         let plain = try PNGDecoder(RingRasterizer.png(plainScene, scale: 1))
-        let radius = try #require(scene.bar?.stroke.radius)
-        let width = try #require(scene.bar?.stroke.width)
+        let radius = try #require(scene.rings[0].bar?.stroke.radius)
+        let width = try #require(scene.rings[0].bar?.stroke.width)
         // Just outside the bar at 6 o'clock, where the shadow is moved to, and at 12.
         let below = pixel(shadowed, scene, degrees: 180, radius: radius + width / 2 + 1.5)
         let above = pixel(shadowed, scene, degrees: 0, radius: radius + width / 2 + 1.5)
@@ -148,15 +148,15 @@ import Testing
     func hostileSceneNumbersNeverTrap(number: Double) throws {
         for query in ["p=100&shadow", "p=72&cap=butt&outline=333&slice=0.3", "p=72&segments=5"] {
             var scene = RingScene(spec: try RingSpec(query: query))
-            scene.bar?.stroke.radius = number
-            scene.track?.stroke.width = number
-            scene.outline?.offset = number
+            scene.rings[0].bar?.stroke.radius = number
+            scene.rings[0].track?.stroke.width = number
+            scene.rings[0].outline?.offset = number
             scene.shadow?.blur = number
             scene.label?.fontSize = number
             let canvas = RingRasterizer.draw(scene, scale: 1)
             #expect(canvas.width == 120)
             scene.centerX = number
-            scene.bar?.stroke.arc.sweep = number
+            scene.rings[0].bar?.stroke.arc.sweep = number
             _ = RingRasterizer.png(scene, scale: 2)
         }
     }

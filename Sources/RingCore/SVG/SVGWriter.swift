@@ -21,7 +21,7 @@ struct SVGWriter: ~Copyable {
         }
         idDigits = digits
         self.scene = scene
-        trackDark = self.scene.track?.color.dark
+        trackDark = self.scene.rings.lazy.compactMap { $0.track?.color.dark }.first
         labelDark = self.scene.label?.color.dark
         captionDark = self.scene.caption?.color.dark
     }
@@ -52,9 +52,9 @@ struct SVGWriter: ~Copyable {
             paint("fill", fill.color, into: &w)
             w.append("/>")
         }
-        writeTrack(into: &w)
-        writeOutline(into: &w)
-        writeBar(into: &w)
+        for ring in scene.rings { if let track = ring.track { writeTrack(track, into: &w) } }
+        for ring in scene.rings { if let outline = ring.outline { writeOutline(outline, into: &w) } }
+        writeBars(into: &w)
         if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
         if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
         w.append("</svg>")
@@ -95,30 +95,43 @@ struct SVGWriter: ~Copyable {
         }
         if let animation {
             // The static attributes already show the final ring; only browsers that run CSS
-            // animations and allow motion see it fill in.
+            // animations and allow motion see it fill in. Each bar has its own keyframes, so
+            // every ring fills in over the same time whatever its length.
             w.append("@media (prefers-reduced-motion:no-preference){")
-            className("a", into: &w, selector: true)
-            w.append("{animation:")
-            appendID(into: &w)
-            w.append("-f ")
-            w.append(number: animation, decimals: 3)
-            w.append("s ease-out both}}@keyframes ")
-            appendID(into: &w)
-            w.append("-f{from{stroke-dashoffset:")
-            w.append(number: maskDashLength)
-            w.append("}}")
+            for (index, ring) in scene.rings.enumerated() where ring.bar != nil {
+                className("a", ring: index, into: &w, selector: true)
+                w.append("{animation:")
+                appendID(into: &w)
+                w.append("-f")
+                ringNumber(index, into: &w)
+                w.append(byte: UInt8(ascii: " "))
+                w.append(number: animation, decimals: 3)
+                w.append("s ease-out both}")
+            }
+            w.append(byte: UInt8(ascii: "}"))
+            for (index, ring) in scene.rings.enumerated() {
+                guard let bar = ring.bar?.stroke else { continue }
+                w.append("@keyframes ")
+                appendID(into: &w)
+                w.append("-f")
+                ringNumber(index, into: &w)
+                w.append("{from{stroke-dashoffset:")
+                w.append(number: maskDashLength(bar))
+                w.append("}}")
+            }
         }
         w.append("</style>")
     }
 
     /// Longer than the bar's path, so a single dash covers all of it.
-    private var maskDashLength: Double {
-        guard let bar = scene.bar?.stroke else { return 0 }
-        return (bar.arc.sweep.magnitude * .pi / 180 * bar.radius + bar.width + 2).rounded(.up)
+    private func maskDashLength(_ bar: RingScene.Stroke) -> Double {
+        (bar.arc.sweep.magnitude * .pi / 180 * bar.radius + bar.width + 2).rounded(.up)
     }
 
     private func writeDefinitions(into w: inout ByteWriter) {
-        guard let bar = scene.bar?.stroke, scene.shadow != nil || scene.animation != nil else { return }
+        guard scene.rings.contains(where: { $0.bar != nil }), scene.shadow != nil || scene.animation != nil else {
+            return
+        }
         w.append("<defs>")
         if let shadow = scene.shadow {
             // Only a blur: the shadow is its own element under the bar, offset by a transform
@@ -137,28 +150,33 @@ struct SVGWriter: ~Copyable {
             appendID(into: &w)
             w.append("-m\" maskUnits=\"userSpaceOnUse\"")
             region(into: &w)
-            w.append("><path class=\"")
-            className("a", into: &w, selector: false)
-            w.append("\" d=\"")
-            arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
-            w.append("\" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
-            // Wide enough to uncover the shadow's blur and offset too.
-            let shadowExtent = scene.shadow.map { 2 * (3 * $0.blur + $0.offset) } ?? 0
-            w.append(number: bar.width + 2 + shadowExtent)
-            w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
-            w.append("\" stroke-dasharray=\"")
-            w.append(number: maskDashLength)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: maskDashLength)
-            w.append("\"/></mask>")
+            w.append(byte: UInt8(ascii: ">"))
+            for (index, ring) in scene.rings.enumerated() {
+                guard let bar = ring.bar?.stroke else { continue }
+                w.append("<path class=\"")
+                className("a", ring: index, into: &w, selector: false)
+                w.append("\" d=\"")
+                arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
+                w.append("\" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
+                // Wide enough to uncover the shadow's blur and offset too; neighbouring rings'
+                // masks may overlap, since each uncovers only what is there to see.
+                let shadowExtent = scene.shadow.map { 2 * (3 * $0.blur + $0.offset) } ?? 0
+                w.append(number: bar.width + 2 + shadowExtent)
+                w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
+                w.append("\" stroke-dasharray=\"")
+                w.append(number: maskDashLength(bar))
+                w.append(byte: UInt8(ascii: " "))
+                w.append(number: maskDashLength(bar))
+                w.append("\"/>")
+            }
+            w.append("</mask>")
         }
         w.append("</defs>")
     }
 
     // MARK: Track, outline, bar, label
 
-    private func writeTrack(into w: inout ByteWriter) {
-        guard let track = scene.track else { return }
+    private func writeTrack(_ track: RingScene.Track, into w: inout ByteWriter) {
         let stroke = track.stroke
         if !track.segments.isEmpty {
             // One path, a subpath per segment: each gets its caps.
@@ -188,8 +206,7 @@ struct SVGWriter: ~Copyable {
         w.append("\"/>")
     }
 
-    private func writeOutline(into w: inout ByteWriter) {
-        guard let outline = scene.outline else { return }
+    private func writeOutline(_ outline: RingScene.Outline, into w: inout ByteWriter) {
         if outline.isClosed {
             for radius in [outline.radius + outline.offset, outline.radius - outline.offset] where radius > 0 {
                 circle(radius: radius, into: &w)
@@ -252,14 +269,15 @@ struct SVGWriter: ~Copyable {
         w.append("\"/>")
     }
 
-    private func writeBar(into w: inout ByteWriter) {
-        guard let bar = scene.bar else { return }  // 0 %: no bar, so round caps leave no dot
+    /// Every ring's bar (a ring at 0 % has none, so round caps leave no dot), under one
+    /// shadow of them all and one animation mask.
+    private func writeBars(into w: inout ByteWriter) {
+        guard scene.rings.contains(where: { $0.bar != nil }) else { return }
         if scene.animation != nil {
             w.append("<g mask=\"url(#")
             appendID(into: &w)
             w.append("-m)\">")
         }
-        let stroke = bar.stroke
         if let shadow = scene.shadow {
             w.append("<g filter=\"url(#")
             appendID(into: &w)
@@ -268,15 +286,20 @@ struct SVGWriter: ~Copyable {
             w.append(")\" opacity=\"")
             w.append(number: shadow.opacity)
             w.append("\">")
-            let black = RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha)
-            solidShapes(bar, black, into: &w)
+            for ring in scene.rings {
+                guard let bar = ring.bar else { continue }
+                solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), into: &w)
+            }
             w.append("</g>")
         }
-        switch bar.paint {
-        case .solid(let color):
-            solidShapes(bar, color, into: &w)
-        case .gradient(let gradient):
-            writeGradientBar(stroke, gradient, into: &w)
+        for (index, ring) in scene.rings.enumerated() {
+            guard let bar = ring.bar else { continue }
+            switch bar.paint {
+            case .solid(let color):
+                solidShapes(bar, color, into: &w)
+            case .gradient(let gradient):
+                writeGradientBar(bar.stroke, gradient, ring: index, into: &w)
+            }
         }
         if scene.animation != nil { w.append("</g>") }
     }
@@ -324,15 +347,15 @@ struct SVGWriter: ~Copyable {
     /// one more mask, so the bar's edges are anti-aliased once: otherwise every overlap paints an
     /// edge pixel again, and small rings get visibly bolder edges than a solid bar.
     private func writeGradientBar(
-        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, into w: inout ByteWriter
+        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, ring: Int, into w: inout ByteWriter
     ) {
         guard !bar.isDot else {
             dot(bar, gradient.color(at: 0), into: &w)
             return
         }
         w.append("<mask id=\"")
-        appendID(into: &w)
-        w.append("-gm\" maskUnits=\"userSpaceOnUse\"")
+        gradientID("m", ring: ring, into: &w)
+        w.append("\" maskUnits=\"userSpaceOnUse\"")
         region(into: &w)
         w.append(byte: UInt8(ascii: ">"))
         if bar.isClosed {
@@ -345,29 +368,29 @@ struct SVGWriter: ~Copyable {
         w.append(" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
         w.append(number: bar.width)
         w.append("\"/></mask><g mask=\"url(#")
-        appendID(into: &w)
-        w.append("-gm)\">")
+        gradientID("m", ring: ring, into: &w)
+        w.append(")\">")
         defer { w.append("</g>") }
         let alphas = gradient.stops.map(\.alpha)
         let uniform = alphas.allSatisfy { $0 == alphas[0] }
         if !uniform {
             w.append("<mask id=\"")
-            appendID(into: &w)
-            w.append("-ga\" maskUnits=\"userSpaceOnUse\"")
+            gradientID("a", ring: ring, into: &w)
+            w.append("\" maskUnits=\"userSpaceOnUse\"")
             region(into: &w)
             w.append(" color-interpolation=\"sRGB\">")
-            gradientShapes(bar, gradient, suffix: "a", into: &w) { color in
+            gradientShapes(bar, gradient, suffix: "a", ring: ring, into: &w) { color in
                 RingColor(red: color.alpha, green: color.alpha, blue: color.alpha)
             }
             w.append("</mask><g mask=\"url(#")
-            appendID(into: &w)
-            w.append("-ga)\">")
+            gradientID("a", ring: ring, into: &w)
+            w.append(")\">")
         } else if alphas[0] != 255 {
             w.append("<g opacity=\"")
             w.append(number: Double(alphas[0]) / 255, decimals: 3)
             w.append("\">")
         }
-        gradientShapes(bar, gradient, suffix: "c", into: &w) { color in
+        gradientShapes(bar, gradient, suffix: "c", ring: ring, into: &w) { color in
             RingColor(red: color.red, green: color.green, blue: color.blue)
         }
         if !uniform || alphas[0] != 255 { w.append("</g>") }
@@ -375,8 +398,8 @@ struct SVGWriter: ~Copyable {
 
     /// The gradient bar's sub-arcs and caps, painted with `paint` of each colour, opaque.
     private func gradientShapes(
-        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, suffix: StaticString, into w: inout ByteWriter,
-        paint colorOf: (RingColor) -> RingColor
+        _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, suffix: StaticString, ring: Int,
+        into w: inout ByteWriter, paint colorOf: (RingColor) -> RingColor
     ) {
         let total = gradient.span
         let length = bar.arc.sweep.magnitude
@@ -393,7 +416,8 @@ struct SVGWriter: ~Copyable {
             let begin = scene.point(at: bar.arc.start + sign * from, radius: bar.radius)
             let end = scene.point(at: bar.arc.start + sign * (from + step), radius: bar.radius)
             w.append("<linearGradient id=\"")
-            gradientID(suffix, index, into: &w)
+            gradientID(suffix, ring: ring, into: &w)
+            w.append(integer: index)
             w.append("\" gradientUnits=\"userSpaceOnUse\" x1=\"")
             w.append(number: begin.x)
             w.append("\" y1=\"")
@@ -419,7 +443,8 @@ struct SVGWriter: ~Copyable {
             w.append("<path d=\"")
             arcPath(arc, radius: bar.radius, closed: false, into: &w)
             w.append("\" stroke=\"url(#")
-            gradientID(suffix, index, into: &w)
+            gradientID(suffix, ring: ring, into: &w)
+            w.append(integer: index)
             w.append(")\"/>")
         }
         w.append("</g>")
@@ -435,11 +460,19 @@ struct SVGWriter: ~Copyable {
     /// How far, in pixels, the gradient's pieces reach past the bar's edges under its mask.
     static let gradientBleed = 1.0
 
-    private func gradientID(_ suffix: StaticString, _ index: Int, into w: inout ByteWriter) {
+    /// `r…-g` with the ring's number (none for the first) and `suffix`: the gradient's
+    /// masks (`m`, `a`) and, followed by a piece's number, its sub-arcs' gradients (`c`, `a`).
+    private func gradientID(_ suffix: StaticString, ring: Int, into w: inout ByteWriter) {
         appendID(into: &w)
         w.append("-g")
+        ringNumber(ring, into: &w)
         w.append(suffix)
-        w.append(integer: index)
+    }
+
+    /// A ring's number in ids and class names: nothing for the first (so one ring's SVG is
+    /// what it always was), else its index.
+    private func ringNumber(_ ring: Int, into w: inout ByteWriter) {
+        if ring > 0 { w.append(integer: ring) }
     }
 
     /// The label or the caption: centred text in the label's font stack, bold, with the
@@ -536,11 +569,12 @@ struct SVGWriter: ~Copyable {
         withUnsafeBytes(of: idDigits) { w.append(raw: $0) }
     }
 
-    private func className(_ suffix: StaticString, into w: inout ByteWriter, selector: Bool) {
+    private func className(_ suffix: StaticString, ring: Int = 0, into w: inout ByteWriter, selector: Bool) {
         if selector { w.append(byte: UInt8(ascii: ".")) }
         appendID(into: &w)
         w.append(byte: UInt8(ascii: "-"))
         w.append(suffix)
+        ringNumber(ring, into: &w)
     }
 
     /// Path data for `arc`: a move and one arc command per half, so no single arc spans more

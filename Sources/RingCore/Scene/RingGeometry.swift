@@ -1,9 +1,10 @@
 /// Where everything of a ring goes, in image pixels. Angles are degrees clockwise from
 /// 12 o'clock; a sweep is positive clockwise and negative counter-clockwise.
 ///
-/// Every stroke's centre line sits at ``radius``, far enough inside the box that the thickest
-/// stroke, its outline and its shadow stay in the image (the `R − w/2` rule of
-/// react-circular-progressbar and Material 3, plus the extras).
+/// The outermost ring's centre line sits far enough inside the box that the thickest stroke,
+/// its outline and its shadow stay in the image (the `R − w/2` rule of
+/// react-circular-progressbar and Material 3, plus the extras). Each further ring sits one
+/// stroke and one `gap` further in.
 public struct RingGeometry: Sendable, Equatable {
     /// An arc of the ring's centre line.
     public struct Arc: Sendable, Equatable {
@@ -12,29 +13,38 @@ public struct RingGeometry: Sendable, Equatable {
         public var end: Double { start + sweep }
     }
 
+    /// One of the concentric rings: its radius and its bar.
+    public struct Ring: Sendable, Equatable {
+        /// Radius of the stroke centre line shared by this ring's bar and track.
+        public var radius: Double
+        /// The bar; nil when the fraction is 0 (so round caps leave no dot). With segments, the
+        /// span from the first filled segment's start to the end of the last piece.
+        public var bar: Arc?
+        /// With `segments`: each segment's centre line, in order from the bar's start; else empty.
+        public var trackSegments: [Arc] = []
+        /// With `segments`: the filled segments, the last one cut at the value; else empty.
+        public var barSegments: [Arc] = []
+        /// True when the bar is the closed full circle.
+        public var barIsClosed: Bool
+        /// The smallest gap an open ring keeps between the bar's visible ends, in degrees.
+        public var minimumGap: Double
+    }
+
     public var width: Double
     public var height: Double
     public var centerX: Double
     public var centerY: Double
-    /// Radius of the stroke centre line shared by bar and track.
-    public var radius: Double
+    /// The rings, outermost first.
+    public var rings: [Ring]
     public var barWidth: Double
     public var trackWidth: Double
+    /// Half the thickest stroke: the bar's, or the track's with its outlines.
+    public var strokeHalf: Double
     /// Thickness of each outline ring.
     public var outlineWidth: Double
-    /// The usable arc: the whole circle, the circle less the slice, or the upper half.
+    /// The usable arc, the same on every ring: the whole circle, the circle less the slice, or
+    /// the upper half.
     public var track: Arc
-    /// The bar; nil when the fraction is 0 (so round caps leave no dot). With segments, the
-    /// span from the first filled segment's start to the end of the last piece.
-    public var bar: Arc?
-    /// With `segments`: each segment's centre line, in order from the bar's start; else empty.
-    public var trackSegments: [Arc] = []
-    /// With `segments`: the filled segments, the last one cut at the value; else empty.
-    public var barSegments: [Arc] = []
-    /// True when the bar is the closed full circle.
-    public var barIsClosed: Bool
-    /// The smallest gap an open ring keeps between the bar's visible ends, in degrees.
-    public var minimumGap: Double
     /// Blur standard deviation and vertical offset of the shadow.
     public var shadowBlur: Double
     public var shadowOffset: Double
@@ -60,11 +70,13 @@ public struct RingGeometry: Sendable, Equatable {
         shadowOffset = size / 120
         let trackHalf = trackWidth / 2 + (spec.outline == nil ? 0 : outlineWidth)
         let strokeHalf = max(barWidth / 2, trackHalf)
+        self.strokeHalf = strokeHalf
         let shadowExtent = spec.shadow ? 3 * shadowBlur + shadowOffset : 0
         width = size
         centerX = size / 2
         centerY = size / 2
-        radius = size / 2 - strokeHalf - shadowExtent
+        let outerRadius = size / 2 - strokeHalf - shadowExtent
+        let pitch = 2 * strokeHalf + spec.resolvedGap
 
         let total: Double
         let barStart: Double
@@ -78,54 +90,13 @@ public struct RingGeometry: Sendable, Equatable {
             track = Arc(start: gapEdge, sweep: total)
             barStart = spec.slice > 0 && spec.direction == .ccw ? spec.start + 180 - 180 * spec.slice : gapEdge
         }
-        let sign: Double = spec.direction == .cw ? 1 : -1
         if spec.direction == .ccw { track = Arc(start: barStart, sweep: -total) }
-
-        // The bar's visible extent, caps included, follows the value; see `visibleExtent`.
-        let fraction = spec.fraction
-        let fullCircle = total >= 360
-        let degreesPerPixel = 180 / (Double.pi * radius)
-        let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
-        minimumGap = max(1.5, barWidth * 0.15) * degreesPerPixel
-        barIsClosed = fraction >= 1 && fullCircle
-        if fraction <= 0 {
-            bar = nil  // no dot at 0
-        } else if barIsClosed {
-            bar = Arc(start: barStart, sweep: sign * 360)
-        } else {
-            let full = fullCircle ? 360 : total + capDegrees
-            let visible =
-                fraction >= 1
-                ? full
-                : Self.visibleExtent(
-                    fraction, full: full, smallest: spec.cap == .round ? capDegrees : minimumGap, gap: minimumGap)
-            // On a full ring the visible bar starts at `start`, its cap included; on an open arc
-            // the bar's caps sit where the track's do.
-            let offset = fullCircle ? capDegrees / 2 : 0
-            bar = Arc(start: barStart + sign * offset, sweep: sign * max(visible - capDegrees, 0))
+        rings = (0..<spec.ringCount).map { index in
+            Self.ring(
+                spec, fraction: spec.ring(index).fraction, radius: outerRadius - Double(index) * pitch, total: total,
+                barStart: barStart)
         }
-
-        if let count = spec.segments {
-            let layout = Self.segmentLayout(spec, radius: radius, total: total)
-            trackSegments = (0..<count).map { index in
-                Arc(
-                    start: barStart + sign * (layout.lead + Double(index) * (layout.length + layout.gap)),
-                    sweep: sign * layout.length)
-            }
-            // The bar fills continuously across segments: p=50 of 5 is two and a half.
-            let filled = fraction.clamped(to: 0...1) * Double(count)
-            for (index, segment) in trackSegments.enumerated() where Double(index) < filled {
-                let share = min(filled - Double(index), 1)
-                barSegments.append(Arc(start: segment.start, sweep: segment.sweep * share))
-            }
-            barIsClosed = false
-            if let first = barSegments.first, let last = barSegments.last {
-                bar = Arc(start: first.start, sweep: last.end - first.start)
-            } else {
-                bar = nil
-            }
-        }
-
+        let radius = rings[rings.count - 1].radius
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
@@ -168,6 +139,57 @@ public struct RingGeometry: Sendable, Equatable {
             captionBaseline = labelBaseline + gap + captionBlock
             height = size
         }
+    }
+
+    /// One ring at `radius`, filled to `fraction` of the usable arc (`total` degrees from
+    /// `barStart`).
+    private static func ring(
+        _ spec: borrowing RingSpec, fraction: Double, radius: Double, total: Double, barStart: Double
+    ) -> Ring {
+        let sign: Double = spec.direction == .cw ? 1 : -1
+        let barWidth = spec.resolvedWidth
+        // The bar's visible extent, caps included, follows the value; see `visibleExtent`.
+        let fullCircle = total >= 360
+        let degreesPerPixel = 180 / (Double.pi * radius)
+        let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
+        let minimumGap = max(1.5, barWidth * 0.15) * degreesPerPixel
+        var ring = Ring(radius: radius, bar: nil, barIsClosed: fraction >= 1 && fullCircle, minimumGap: minimumGap)
+        if fraction <= 0 {
+            ring.bar = nil  // no dot at 0
+        } else if ring.barIsClosed {
+            ring.bar = Arc(start: barStart, sweep: sign * 360)
+        } else {
+            let full = fullCircle ? 360 : total + capDegrees
+            let visible =
+                fraction >= 1
+                ? full
+                : visibleExtent(
+                    fraction, full: full, smallest: spec.cap == .round ? capDegrees : minimumGap, gap: minimumGap)
+            // On a full ring the visible bar starts at `start`, its cap included; on an open arc
+            // the bar's caps sit where the track's do.
+            let offset = fullCircle ? capDegrees / 2 : 0
+            ring.bar = Arc(start: barStart + sign * offset, sweep: sign * max(visible - capDegrees, 0))
+        }
+        guard let count = spec.segments else { return ring }
+        let layout = segmentLayout(spec, radius: radius, total: total)
+        ring.trackSegments = (0..<count).map { index in
+            Arc(
+                start: barStart + sign * (layout.lead + Double(index) * (layout.length + layout.gap)),
+                sweep: sign * layout.length)
+        }
+        // The bar fills continuously across segments: p=50 of 5 is two and a half.
+        let filled = fraction.clamped(to: 0...1) * Double(count)
+        for (index, segment) in ring.trackSegments.enumerated() where Double(index) < filled {
+            let share = min(filled - Double(index), 1)
+            ring.barSegments.append(Arc(start: segment.start, sweep: segment.sweep * share))
+        }
+        ring.barIsClosed = false
+        if let first = ring.barSegments.first, let last = ring.barSegments.last {
+            ring.bar = Arc(start: first.start, sweep: last.end - first.start)
+        } else {
+            ring.bar = nil
+        }
+        return ring
     }
 
     /// The bar's visible extent in degrees, caps included, for a value strictly between 0 and

@@ -9,8 +9,9 @@
 /// title. The SVG writer serialises a scene; a rasteriser reads the same one, so colour, theme
 /// and label rules live here, once.
 ///
-/// Elements are listed in painting order: background, fill, track, outline, bar (with its
-/// shadow and animation), label.
+/// Elements are listed in painting order: background, fill, then of every ring (outermost
+/// first) the tracks, the outlines, the bars' shadows and the bars, and last the label and the
+/// caption. One shadow and one animation serve every bar.
 public struct RingScene: Sendable, Equatable {
     public typealias Arc = RingGeometry.Arc
 
@@ -97,6 +98,20 @@ public struct RingScene: Sendable, Equatable {
         public var segments: [Stroke] = []
     }
 
+    /// One of the concentric rings.
+    public struct Ring: Sendable, Equatable {
+        public var track: Track?
+        public var outline: Outline?
+        /// Nil at 0 %, so round caps leave no dot.
+        public var bar: Bar?
+
+        public init(track: Track? = nil, outline: Outline? = nil, bar: Bar? = nil) {
+            self.track = track
+            self.outline = outline
+            self.bar = bar
+        }
+    }
+
     public struct Disc: Sendable, Equatable {
         public var radius: Double
         public var color: RingColor
@@ -122,14 +137,13 @@ public struct RingScene: Sendable, Equatable {
     public var height: Double
     public var centerX: Double
     public var centerY: Double
-    /// The accessible name: `title`, or the percentage.
+    /// The accessible name: `title`, or every ring's percentage (`72%, 45%, 90%`).
     public var title: String
     public var background: RingColor?
+    /// Inside the innermost ring.
     public var fill: Disc?
-    public var track: Track?
-    public var outline: Outline?
-    /// Nil at 0 %, so round caps leave no dot.
-    public var bar: Bar?
+    /// Outermost first; at least one.
+    public var rings: [Ring]
     /// Only with a bar.
     public var shadow: Shadow?
     /// Seconds of the fill-in animation; only with a bar. The static scene is the final frame.
@@ -142,14 +156,14 @@ public struct RingScene: Sendable, Equatable {
 extension RingScene {
     /// Resolves `spec`: layout, colours for its scheme, label text.
     public init(spec: borrowing RingSpec) {
-        let percentage = Self.percentageText(spec)
+        let percentages = (0..<spec.ringCount).map { Self.percentageText(spec, ring: $0) }
         let labelText: String?
         switch spec.label {
-        case .auto: labelText = percentage
+        case .auto: labelText = percentages[0]
         case .none: labelText = nil
-        case .text(let text): labelText = text.replacing("{p}", with: percentage)
+        case .text(let text): labelText = Self.substitute(text, percentages)
         }
-        let captionText = spec.caption.map { $0.replacing("{p}", with: percentage) }
+        let captionText = spec.caption.map { Self.substitute($0, percentages) }
         let g = RingGeometry(spec: spec, labelText: labelText, captionText: captionText)
         let dark = spec.theme == .dark
         // A ring on a colour of its own does not switch with the reader's scheme: the track is
@@ -161,52 +175,58 @@ extension RingScene {
         height = g.height
         centerX = g.centerX
         centerY = g.centerY
-        title = spec.title ?? percentage
+        title = spec.title ?? percentages.joined(separator: ", ")
         background = spec.background
-        fill = spec.fill.map { Disc(radius: max(g.radius - g.trackWidth / 2, 0), color: $0) }
+        let innermost = g.rings[g.rings.count - 1]
+        fill = spec.fill.map { Disc(radius: max(innermost.radius - g.trackWidth / 2, 0), color: $0) }
+        let standardTrack =
+            trackLayers.isEmpty
+            ? SchemeColor(
+                color: dark ? DefaultColors.darkTrack : DefaultColors.lightTrack,
+                dark: spec.theme == .auto ? DefaultColors.darkTrack : nil)
+            : Self.choose(on: trackLayers, theme: spec.theme, Self.trackColor)
         let trackClosed = g.track.sweep.magnitude >= 360
-        let trackStroke = Stroke(
-            arc: g.track, radius: g.radius, width: g.trackWidth, cap: spec.cap, isClosed: trackClosed)
-        switch spec.track {
-        case .none: track = nil
-        case .color(let color): track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil))
-        case .standard:
-            let color =
-                trackLayers.isEmpty
-                ? SchemeColor(
-                    color: dark ? DefaultColors.darkTrack : DefaultColors.lightTrack,
-                    dark: spec.theme == .auto ? DefaultColors.darkTrack : nil)
-                : Self.choose(on: trackLayers, theme: spec.theme, Self.trackColor)
-            track = Track(stroke: trackStroke, color: color)
-        }
-        let trackSegments = g.trackSegments.map {
-            Stroke(arc: $0, radius: g.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
-        }
-        track?.segments = trackSegments
-        outline = spec.outline.map { color in
-            Outline(
-                arc: g.track, radius: g.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
-                isClosed: trackClosed, width: g.outlineWidth, color: color)
-        }
         // The bar's colour: by value with thresholds, else the given or default one; a gradient's
         // is the colour where the bar ends (what `labelColor=bar` follows).
         let gradient = spec.gradient.isEmpty ? nil : Gradient(stops: spec.gradient, span: g.track.sweep.magnitude)
-        let solid = spec.thresholds?.color(for: spec.value) ?? spec.color ?? DefaultColors.bar
-        let barColor = gradient.map { $0.color(at: (g.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
-        if let arc = g.bar {
-            let stroke = Stroke(arc: arc, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: g.barIsClosed)
-            bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid))
-            bar?.segments = g.barSegments.map {
-                Stroke(arc: $0, radius: g.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
+        var firstBarColor = DefaultColors.bar
+        rings = g.rings.enumerated().map { index, layout in
+            let given = spec.ring(index)
+            var ring = Ring()
+            let trackStroke = Stroke(
+                arc: g.track, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: trackClosed)
+            switch given.track {
+            case .none: ring.track = nil
+            case .color(let color): ring.track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil))
+            case .standard: ring.track = Track(stroke: trackStroke, color: standardTrack)
             }
-            shadow = spec.shadow ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
-            // A dot has no length to fill in along.
-            animation = spec.animation > 0 && !stroke.isDot ? spec.animation : nil
-        } else {
-            bar = nil
-            shadow = nil
-            animation = nil
+            ring.track?.segments = layout.trackSegments.map {
+                Stroke(arc: $0, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
+            }
+            ring.outline = spec.outline.map { color in
+                Outline(
+                    arc: g.track, radius: layout.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
+                    isClosed: trackClosed, width: g.outlineWidth, color: color)
+            }
+            let solid = spec.thresholds?.color(for: given.value) ?? given.color ?? DefaultColors.bar
+            if index == 0 {
+                firstBarColor = gradient.map { $0.color(at: (layout.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
+            }
+            if let arc = layout.bar {
+                let stroke = Stroke(
+                    arc: arc, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: layout.barIsClosed)
+                ring.bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid))
+                ring.bar?.segments = layout.barSegments.map {
+                    Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
+                }
+            }
+            return ring
         }
+        let bars = rings.compactMap(\.bar)
+        shadow = spec.shadow && !bars.isEmpty ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
+        // A dot has no length to fill in along.
+        animation = spec.animation > 0 && bars.contains { !$0.stroke.isDot } ? spec.animation : nil
+        let barColor = firstBarColor
         label = g.labelText.map { text in
             let color: SchemeColor
             switch spec.labelColor {
@@ -227,6 +247,17 @@ extension RingScene {
             return Label(
                 text: text, x: g.centerX, baseline: g.captionBaseline, fontSize: g.captionFontSize, color: color)
         }
+    }
+
+    /// Label or caption text with `{p}` (the first ring) and `{p1}`…`{p4}` (each ring) replaced
+    /// by the percentages. Validation has refused placeholders of rings that do not exist.
+    static func substitute(_ text: String, _ percentages: [String]) -> String {
+        guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
+        var result = text.replacing("{p}", with: percentages[0])
+        for (index, percentage) in percentages.enumerated() {
+            result = result.replacing("{p\(index + 1)}", with: percentage)
+        }
+        return result
     }
 
     /// The default colour of text (the label, the caption): the scheme's own, switching under
@@ -294,8 +325,8 @@ extension RingScene {
     /// It never claims more or less than the ring shows: an open ring (below 100 %) reads at
     /// most the largest value under 100 at its precision (`99%`, `99.9%`), and a ring with a
     /// mark (above 0 %) at least the smallest value over 0 (`1%`, `0.1%`).
-    public static func percentageText(_ spec: borrowing RingSpec) -> String {
-        var shown = spec.percentage
+    public static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
+        var shown = spec.ring(index).percentage
         if shown > 0, shown < 100 {
             let scale = [1.0, 10, 100, 1000][spec.decimals]
             let units = (shown * scale).rounded(.toNearestOrAwayFromZero)

@@ -116,16 +116,41 @@ enum QueryValue {
 
     /// `count` comma-separated colours.
     static func colors(_ text: String, _ name: String, count: ClosedRange<Int>) throws(RingSpecError) -> [RingColor] {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard count.contains(parts.count) else {
-            throw .invalid(
-                parameter: name, value: text,
-                expected: "\(count.lowerBound) to \(count.upperBound) comma-separated colours")
+        try list(text, name, count: count, of: "comma-separated colours") { item throws(RingSpecError) in
+            try color(item, name)
         }
-        var colors: [RingColor] = []
-        colors.reserveCapacity(parts.count)
-        for part in parts { colors.append(try color(String(part), name)) }
-        return colors
+    }
+
+    /// One value for every ring, or one per ring: 1 to ``RingLimits/rings`` comma-separated
+    /// items, each read by `item`. Whether the count matches the rings is `validate()`'s to say.
+    static func perRing<Item>(
+        _ text: String, _ name: String, item: (String) throws(RingSpecError) -> Item
+    ) throws(RingSpecError) -> [Item] {
+        try list(text, name, count: RingLimits.rings, of: "comma-separated values, one per ring", item: item)
+    }
+
+    /// `count` comma-separated items, none empty, each read by `item`.
+    private static func list<Item>(
+        _ text: String, _ name: String, count: ClosedRange<Int>, of what: String,
+        item: (String) throws(RingSpecError) -> Item
+    ) throws(RingSpecError) -> [Item] {
+        guard text.utf8.contains(UInt8(ascii: ",")) else {  // one item: the common case, no split
+            guard count.contains(1) else {
+                throw .invalid(parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
+            }
+            return [try item(text)]
+        }
+        let parts = text.split(separator: ",", maxSplits: count.upperBound, omittingEmptySubsequences: false)
+        guard count.contains(parts.count) else {
+            throw .invalid(parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
+        }
+        guard !parts.contains(where: \.isEmpty) else {
+            throw .invalid(parameter: name, value: text, expected: "a list without empty items")
+        }
+        var items: [Item] = []
+        items.reserveCapacity(parts.count)
+        for part in parts { items.append(try item(String(part))) }
+        return items
     }
 
     /// `BASE,V1:C1,V2:C2,…`: a colour, then `steps` value-colour pairs with strictly increasing

@@ -1,6 +1,8 @@
 /// The contract's numeric limits, in one place so the parser, the docs and the tests agree.
 public enum RingLimits {
     public static let size: ClosedRange<Int> = 16...1024
+    /// `p`: how many concentric rings one image holds.
+    public static let rings: ClosedRange<Int> = 1...4
     /// `segments`: how many equal parts the usable arc is split into.
     public static let segments: ClosedRange<Int> = 2...100
     /// `thresholds`: steps after the base colour, as in Grafana.

@@ -6,14 +6,17 @@ extension RingParameter.Definition {
     /// until the entry, the canonical key, the playground and the docs all know it.
     public static let all: [RingParameter.Definition] = [
         .init(
-            .p, .value, title: "Value", summary: "the value", kind: .decimal(range: nil),
-            values: "decimal, |p| ≤ 1e12", default: "required", literal: nil, example: "50"),
+            .p, .value, title: "Value",
+            summary: "the value; a list draws concentric rings, the first outermost", kind: .decimal(range: nil),
+            values: "decimal, |p| ≤ 1e12; or \(RingLimits.text(RingLimits.rings)) comma-separated, one per ring",
+            default: "required", literal: nil, example: "50", perRing: true),
         .init(
             .min, .value, title: "Min", summary: "the value at an empty ring", kind: .decimal(range: nil),
-            values: "decimal, below max", default: "0", literal: "0", example: "-10"),
+            values: "decimal, below max; or one per ring", default: "0", literal: "0", example: "-10", perRing: true),
         .init(
             .max, .value, title: "Max", summary: "the value at a full ring", kind: .decimal(range: nil),
-            values: "decimal, above min", default: "100", literal: "100", example: "250"),
+            values: "decimal, above min; or one per ring", default: "100", literal: "100", example: "250",
+            perRing: true),
         .init(
             .slice, .shape, title: "Gap", summary: "fraction of the circle left open, centred opposite start",
             kind: .decimal(range: RingLimits.slice), values: RingLimits.text(RingLimits.slice), default: "0",
@@ -53,10 +56,12 @@ extension RingParameter.Definition {
             .trackWidth, .size, title: "Track width", summary: "track thickness in px", kind: .decimal(range: nil),
             values: "> 0 and ≤ size/3", default: "width", literal: nil, example: "6"),
         .init(
+            .gap, .size, title: "Ring gap", summary: "space between concentric rings in px",
+            kind: .decimal(range: nil), values: "0…size/4", default: "size/60", literal: nil, example: "6"),
+        .init(
             .color, .colour, title: "Bar colour", summary: "bar colour",
-            kind: .color(light: DefaultColors.bar, dark: DefaultColors.bar, allowsNone: false), values: "colour",
-            default: "#2f81f7", literal: nil,
-            example: "e5534b"),
+            kind: .color(light: DefaultColors.bar, dark: DefaultColors.bar, allowsNone: false),
+            values: "colour; or one per ring", default: "#2f81f7", literal: nil, example: "e5534b", perRing: true),
         .init(
             .gradient, .colour, title: "Gradient",
             summary: "bar colour along the arc, from the first colour to the last; overrides color",
@@ -67,8 +72,8 @@ extension RingParameter.Definition {
         .init(
             .track, .colour, title: "Track colour", summary: "track (remaining part) colour",
             kind: .color(light: DefaultColors.lightTrack, dark: DefaultColors.darkTrack, allowsNone: true),
-            values: "colour or none",
-            default: "#e1e4e8, dark scheme #30363d", literal: nil, example: "none"),
+            values: "colour or none; or one per ring",
+            default: "#e1e4e8, dark scheme #30363d", literal: nil, example: "none", perRing: true),
         .init(
             .thresholds, .colour, title: "Thresholds", summary: "bar colour by value: BASE below the first step",
             kind: .thresholds(steps: RingLimits.thresholdSteps),

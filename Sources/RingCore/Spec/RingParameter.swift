@@ -9,7 +9,8 @@
 /// They are switches, not closures in the table, because they run on every cache miss and a
 /// switch inlines (docs/performance.md has the measurement).
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, slice, half, start, dir, segments, segmentGap, size, scale, width, trackWidth, color, gradient
+    case p, min, max, slice, half, start, dir, segments, segmentGap, size, scale, width, trackWidth, gap, color
+    case gradient
     case track
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
     case shadow, title
@@ -65,6 +66,9 @@ public enum RingParameter: String, Sendable, CaseIterable {
         public let defaultValue: String?
         /// A valid value other than the default, for docs and tests.
         public let example: String
+        /// The parameter takes one value for every ring or a comma-separated list of one per
+        /// ring, each item of `kind` (`p` always has one per ring).
+        public let perRing: Bool
 
         public var name: String { parameter.rawValue }
         /// The name's bytes, for matching query bytes without building a `String`.
@@ -72,7 +76,7 @@ public enum RingParameter: String, Sendable, CaseIterable {
 
         init(
             _ parameter: RingParameter, _ group: Group, title: String, summary: String, kind: Kind, values: String,
-            default defaultText: String, literal defaultValue: String?, example: String
+            default defaultText: String, literal defaultValue: String?, example: String, perRing: Bool = false
         ) {
             self.parameter = parameter
             self.group = group
@@ -83,6 +87,7 @@ public enum RingParameter: String, Sendable, CaseIterable {
             self.defaultText = defaultText
             self.defaultValue = defaultValue
             self.example = example
+            self.perRing = perRing
             self.nameBytes = Array(parameter.rawValue.utf8)
         }
     }

@@ -39,6 +39,7 @@ extension RingSpec {
         RingParameter.scale.writeKey(of: self, into: &w)
         RingParameter.width.writeKey(of: self, into: &w)
         RingParameter.trackWidth.writeKey(of: self, into: &w)
+        RingParameter.gap.writeKey(of: self, into: &w)
         RingParameter.color.writeKey(of: self, into: &w)
         RingParameter.gradient.writeKey(of: self, into: &w)
         RingParameter.track.writeKey(of: self, into: &w)
@@ -67,9 +68,12 @@ extension RingParameter {
         switch self {
         case .p:
             w.append("p=")
-            CanonicalKey.number(spec.value, into: &w)
-        case .min: CanonicalKey.number("min", spec.minimum, unless: 0, into: &w)
-        case .max: CanonicalKey.number("max", spec.maximum, unless: 100, into: &w)
+            for (index, value) in spec.values.enumerated() {
+                if index > 0 { w.append(byte: UInt8(ascii: ",")) }
+                CanonicalKey.number(value, into: &w)
+            }
+        case .min: CanonicalKey.numbers("min", spec.minimum, unless: 0, into: &w)
+        case .max: CanonicalKey.numbers("max", spec.maximum, unless: 100, into: &w)
         case .slice: CanonicalKey.number("slice", spec.slice, unless: 0, into: &w)
         case .half: if spec.half { CanonicalKey.keyword("half", "1", into: &w) }
         case .start: CanonicalKey.number("start", spec.start, unless: 0, into: &w)
@@ -87,13 +91,20 @@ extension RingParameter {
             if let trackWidth = spec.trackWidth {
                 CanonicalKey.number("trackWidth", trackWidth, unless: spec.resolvedWidth, into: &w)
             }
-        case .color: if spec.gradient.isEmpty { CanonicalKey.color("color", spec.color, into: &w) }
+        case .gap: if let gap = spec.gap { CanonicalKey.number("gap", gap, unless: Double(spec.size) / 60, into: &w) }
+        case .color: if spec.gradient.isEmpty { CanonicalKey.colors("color", spec.colors, into: &w) }
         case .gradient: CanonicalKey.colors("gradient", spec.gradient, into: &w)
         case .track:
-            switch spec.track {
-            case .standard: break
-            case .none: CanonicalKey.keyword("track", "none", into: &w)
-            case .color(let color): CanonicalKey.color("track", color, into: &w)
+            guard spec.tracks != [.standard] else { break }
+            CanonicalKey.name("track", into: &w)
+            for (index, track) in spec.tracks.enumerated() {
+                if index > 0 { w.append(byte: UInt8(ascii: ",")) }
+                switch track {
+                // Validation refuses the default in a list; if it is there, it still differs.
+                case .standard: w.append("default")
+                case .none: w.append("none")
+                case .color(let color): CanonicalKey.hex(color, into: &w)
+                }
             }
         case .fill: CanonicalKey.color("fill", spec.fill, into: &w)
         case .bg: CanonicalKey.color("bg", spec.background, into: &w)
@@ -163,6 +174,16 @@ enum CanonicalKey {
         guard value != standard else { return }
         name(parameter, into: &w)
         number(value, into: &w)
+    }
+
+    /// The parameter, unless its one value is the default: one number for every ring, or a list.
+    static func numbers(_ parameter: StaticString, _ values: [Double], unless standard: Double, into w: inout ByteWriter) {
+        guard values.count != 1 || values[0] != standard else { return }
+        name(parameter, into: &w)
+        for (index, value) in values.enumerated() {
+            if index > 0 { w.append(byte: UInt8(ascii: ",")) }
+            number(value, into: &w)
+        }
     }
 
     /// The parameter, when a colour is given.

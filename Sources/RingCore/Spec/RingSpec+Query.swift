@@ -20,16 +20,32 @@ extension RingSpec {
 
     /// Checks the cross-parameter rules for a spec built in code (the parser already applies them).
     public func validate() throws(RingSpecError) {
-        guard value.isFinite, value.magnitude <= RingLimits.magnitude else {
-            throw .outOfRange(parameter: "p", value: "\(value)", range: "±1e12")
+        guard RingLimits.rings.contains(values.count) else {
+            throw .invalid(
+                parameter: "p", value: "\(values.count) values",
+                expected: "\(RingLimits.text(RingLimits.rings)) values, one per ring")
         }
-        guard maximum > minimum else {
-            throw .invalid(parameter: "max", value: "\(maximum)", expected: "greater than min (\(minimum))")
+        try Self.checkPerRing(minimum.count, "min", rings: ringCount)
+        try Self.checkPerRing(maximum.count, "max", rings: ringCount)
+        try Self.checkPerRing(tracks.count, "track", rings: ringCount)
+        if !colors.isEmpty { try Self.checkPerRing(colors.count, "color", rings: ringCount) }
+        guard tracks.count == 1 || !tracks.contains(.standard) else {
+            throw .unfit(parameter: "track", rule: "a list needs a colour or none for every ring")
         }
-        guard percentage.magnitude <= RingLimits.percentage else {
-            throw .outOfRange(
-                parameter: "p", value: "\(value)", range: "of a percentage within ±1e9 (min \(minimum), max \(maximum))"
-            )
+        for index in 0..<ringCount {
+            let ring = ring(index)
+            guard ring.value.isFinite, ring.value.magnitude <= RingLimits.magnitude else {
+                throw .outOfRange(parameter: "p", value: "\(ring.value)", range: "±1e12")
+            }
+            guard ring.minimum.isFinite, ring.maximum.isFinite, ring.maximum > ring.minimum else {
+                throw .invalid(
+                    parameter: "max", value: "\(ring.maximum)", expected: "greater than min (\(ring.minimum))")
+            }
+            guard ring.percentage.magnitude <= RingLimits.percentage else {
+                throw .outOfRange(
+                    parameter: "p", value: "\(ring.value)",
+                    range: "of a percentage within ±1e9 (min \(ring.minimum), max \(ring.maximum))")
+            }
         }
         guard RingLimits.size.contains(size) else {
             throw .outOfRange(parameter: "size", value: "\(size)", range: RingLimits.text(RingLimits.size))
@@ -44,6 +60,10 @@ extension RingSpec {
             throw .outOfRange(
                 parameter: "trackWidth", value: RingLimits.plain(trackWidth),
                 range: "0…\(RingLimits.plain(widthLimit)) (> 0 and ≤ size/3)")
+        }
+        if let gap, !(gap >= 0 && gap <= Double(size) / 4) {
+            throw .outOfRange(
+                parameter: "gap", value: RingLimits.plain(gap), range: "0…\(RingLimits.plain(Double(size) / 4)) (≤ size/4)")
         }
         if let segmentGap, !(segmentGap > 0 && segmentGap <= Double(size) / 4) {
             throw .outOfRange(
@@ -70,7 +90,7 @@ extension RingSpec {
             throw .outOfRange(parameter: "anim", value: "\(animation)", range: RingLimits.text(RingLimits.animation))
         }
         if let thresholds {
-            guard color == nil, gradient.isEmpty else {
+            guard colors.isEmpty, gradient.isEmpty else {
                 throw .conflict(parameter: "thresholds", with: gradient.isEmpty ? "color" : "gradient")
             }
             guard RingLimits.thresholdSteps.contains(thresholds.steps.count),
@@ -90,37 +110,86 @@ extension RingSpec {
         }
         if case .text(let text) = label {
             _ = try QueryValue.text(text, "label", limit: RingLimits.labelScalars)
+            try Self.checkPlaceholders(text, "label", rings: ringCount)
         }
         if let title {
             _ = try QueryValue.text(title, "title", limit: RingLimits.titleScalars)
         }
         if let caption {
             _ = try QueryValue.text(caption, "caption", limit: RingLimits.captionScalars)
+            try Self.checkPlaceholders(caption, "caption", rings: ringCount)
         }
-        if let segments {
-            // Last: the layout needs every other number valid.
-            let geometry = RingGeometry(spec: self, labelText: nil)
-            let total = geometry.track.sweep.magnitude
-            let layout = RingGeometry.segmentLayout(self, radius: geometry.radius, total: total)
-            guard layout.length > 0 else {
-                let arc = total * .pi / 180 * geometry.radius
-                throw .invalid(
-                    parameter: "segments", value: "\(segments)",
-                    expected: "a count that fits: \(segments) segments with gaps of "
-                        + "\(RingLimits.plain(resolvedSegmentGap)) px\(cap == .round ? " and round caps" : "") "
-                        + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc")
-            }
+        // Last: the layout needs every other number valid.
+        try checkFit()
+    }
+
+    /// The rings fit in the box, and so do their segments: what only the layout can tell.
+    private func checkFit() throws(RingSpecError) {
+        let geometry = RingGeometry(spec: self, labelText: nil)
+        let innermost = geometry.rings[ringCount - 1]
+        // One ring keeps the contract it always had: any width up to size/3.
+        guard ringCount == 1 || innermost.radius >= geometry.strokeHalf else {
+            let outer = geometry.rings[0].radius
+            let pitch = 2 * geometry.strokeHalf + resolvedGap
+            let fitting = max(Int(((outer - geometry.strokeHalf) / pitch).rounded(.down)) + 1, 1)
+            throw .unfit(
+                parameter: "p",
+                rule: "\(ringCount) rings of width \(RingLimits.plain(2 * geometry.strokeHalf)) with gap "
+                    + "\(RingLimits.plain(resolvedGap)) do not fit in size \(size) (\(fitting) "
+                    + (fitting == 1 ? "does)" : "do)"))
+        }
+        guard let segments else { return }
+        // The innermost ring has the shortest arc, so the fewest pixels to share.
+        let total = geometry.track.sweep.magnitude
+        let layout = RingGeometry.segmentLayout(self, radius: innermost.radius, total: total)
+        guard layout.length > 0 else {
+            let arc = total * .pi / 180 * innermost.radius
+            throw .invalid(
+                parameter: "segments", value: "\(segments)",
+                expected: "a count that fits: \(segments) segments with gaps of "
+                    + "\(RingLimits.plain(resolvedSegmentGap)) px\(cap == .round ? " and round caps" : "") "
+                    + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc"
+                    + (ringCount > 1 ? " of the innermost ring" : ""))
+        }
+    }
+
+    /// A per-ring list has one item, or one per ring.
+    private static func checkPerRing(_ count: Int, _ name: String, rings: Int) throws(RingSpecError) {
+        guard count == 1 || count == rings else {
+            throw .unfit(
+                parameter: name,
+                rule: "\(count) values for \(rings) \(rings == 1 ? "ring" : "rings"): give one value, or one per ring")
+        }
+    }
+
+    /// `{p1}`…`{p4}` in `text` name rings that exist.
+    private static func checkPlaceholders(_ text: String, _ name: String, rings: Int) throws(RingSpecError) {
+        for index in 0...9 where !(1...rings).contains(index) && text.contains("{p\(index)}") {
+            throw .unfit(
+                parameter: name,
+                rule: "{p\(index)} names a ring that is not there: with \(rings) "
+                    + (rings == 1 ? "ring, use {p} or {p1}" : "rings, use {p1} to {p\(rings)}"))
         }
     }
 
     /// Drops values that only restate a default, so two queries for the same ring give equal
     /// specs, and equal specs give equal canonical keys.
     mutating func normalize() {
+        Self.collapse(&minimum)
+        Self.collapse(&maximum)
+        Self.collapse(&colors)
+        Self.collapse(&tracks)
+        if gap == Double(size) / 60 || ringCount == 1 { gap = nil }
         if width == Double(size) / 10 { width = nil }
         if trackWidth == resolvedWidth { trackWidth = nil }
-        if !gradient.isEmpty { color = nil }
+        if !gradient.isEmpty { colors = [] }
         if label == .text("{p}") { label = .auto }
         if segments == nil || segmentGap == Double(size) / 40 { segmentGap = nil }
+    }
+
+    /// A per-ring list whose items are all equal says what one item says.
+    private static func collapse<Item: Equatable>(_ list: inout [Item]) {
+        if list.count > 1, list.allSatisfy({ $0 == list[0] }) { list.removeLast(list.count - 1) }
     }
 
 }
@@ -226,11 +295,17 @@ extension RingParameter {
     func assign(_ value: String?, to spec: inout RingSpec) throws(RingSpecError) {
         switch self {
         case .p:
-            spec.value = try QueryValue.decimal(value ?? "", "p")
+            spec.values = try QueryValue.perRing(value ?? "", "p") { item throws(RingSpecError) in
+                try QueryValue.decimal(item, "p")
+            }
         case .min:
-            spec.minimum = try QueryValue.decimal(value ?? "", "min")
+            spec.minimum = try QueryValue.perRing(value ?? "", "min") { item throws(RingSpecError) in
+                try QueryValue.decimal(item, "min")
+            }
         case .max:
-            spec.maximum = try QueryValue.decimal(value ?? "", "max")
+            spec.maximum = try QueryValue.perRing(value ?? "", "max") { item throws(RingSpecError) in
+                try QueryValue.decimal(item, "max")
+            }
         case .slice:
             spec.slice = try QueryValue.decimal(value ?? "", "slice", in: RingLimits.slice)
         case .half:
@@ -252,13 +327,18 @@ extension RingParameter {
             spec.width = try QueryValue.positive(value ?? "", "width")
         case .trackWidth:
             spec.trackWidth = try QueryValue.positive(value ?? "", "trackWidth")
+        case .gap:
+            spec.gap = try QueryValue.decimal(value ?? "", "gap")
         case .color:
-            spec.color = try QueryValue.color(value ?? "", "color")
+            spec.colors = try QueryValue.perRing(value ?? "", "color") { item throws(RingSpecError) in
+                try QueryValue.color(item, "color")
+            }
         case .gradient:
             spec.gradient = try QueryValue.colors(value ?? "", "gradient", count: RingLimits.gradientColors)
         case .track:
-            let text = value ?? ""
-            spec.track = text == "none" ? .none : .color(try QueryValue.color(text, "track"))
+            spec.tracks = try QueryValue.perRing(value ?? "", "track") { item throws(RingSpecError) in
+                item == "none" ? .none : .color(try QueryValue.color(item, "track"))
+            }
         case .fill:
             spec.fill = try QueryValue.optionalColor(value ?? "", "fill")
         case .bg:

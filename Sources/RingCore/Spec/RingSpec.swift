@@ -1,6 +1,9 @@
-/// A validated description of one ring: every parameter of the public URL contract.
+/// A validated description of one image of 1 to 4 concentric rings: every parameter of the
+/// public URL contract.
 ///
-/// Optional fields mean "use the default", which may depend on other fields (`width` is
+/// What may differ from ring to ring (`p`, `min`, `max`, `color`, `track`) is held as the URL
+/// gives it: one value for every ring, or one per ring, outermost first; ``ring(_:)`` reads
+/// one ring's. Optional fields mean "use the default", which may depend on other fields (`width` is
 /// `size/10`; `trackWidth` follows `width`) or on the colour scheme. A `RingSpec` obtained from
 /// ``init(query:)`` always satisfies the contract's ranges; one built in code should be
 /// checked with ``validate()`` before rendering.
@@ -34,11 +37,11 @@ public struct RingSpec: Sendable, Hashable {
         case text(String)
     }
 
-    /// `p`: the value.
-    public var value: Double
-    /// `min`, `max`: the range of `value`.
-    public var minimum: Double = 0
-    public var maximum: Double = 100
+    /// `p`: each ring's value, outermost first; as many as there are rings (1 to 4).
+    public var values: [Double]
+    /// `min`, `max`: the range of the values; one for every ring, or one per ring.
+    public var minimum: [Double] = [0]
+    public var maximum: [Double] = [100]
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
     /// `half`: a semicircle gauge from 9 over 12 to 3 o'clock.
@@ -60,11 +63,15 @@ public struct RingSpec: Sendable, Hashable {
     public var width: Double?
     /// `trackWidth`: track thickness in px; nil means the bar's.
     public var trackWidth: Double?
-    /// `color`: nil means the default blue.
-    public var color: RingColor?
+    /// `gap`: px between neighbouring rings' strokes; nil means size/60.
+    public var gap: Double?
+    /// `color`: the bar colours; empty means the default blue, else one for every ring or one
+    /// per ring.
+    public var colors: [RingColor] = []
     /// `gradient`: 2…8 colours along the arc; overrides `color` when not empty.
     public var gradient: [RingColor] = []
-    public var track: Paint = .standard
+    /// `track`: one for every ring, or one per ring.
+    public var tracks: [Paint] = [.standard]
     public var fill: RingColor?
     public var background: RingColor?
     public var outline: RingColor?
@@ -95,7 +102,49 @@ public struct RingSpec: Sendable, Hashable {
 
     /// A default ring showing `value`.
     public init(value: Double) {
-        self.value = value
+        self.values = [value]
+    }
+
+    /// Default concentric rings showing `values`, outermost first.
+    public init(values: [Double]) {
+        self.values = values
+    }
+
+    /// How many concentric rings the image has.
+    public var ringCount: Int { values.count }
+
+    /// What differs from ring to ring, resolved for one ring.
+    public struct Ring: Sendable, Hashable {
+        public var value: Double
+        public var minimum: Double
+        public var maximum: Double
+        /// Nil means the default blue (or `gradient` or `thresholds` decide).
+        public var color: RingColor?
+        public var track: Paint
+
+        /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
+        public var fraction: Double {
+            ((value - minimum) / (maximum - minimum)).clamped(to: 0...1)
+        }
+
+        /// The unclamped percentage the label shows: `p=150` is `150%`.
+        public var percentage: Double {
+            (value - minimum) / (maximum - minimum) * 100
+        }
+    }
+
+    /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
+    public func ring(_ index: Int) -> Ring {
+        Ring(
+            value: values[index], minimum: Self.item(minimum, index, or: 0), maximum: Self.item(maximum, index, or: 100),
+            color: colors.isEmpty ? nil : Self.item(colors, index, or: DefaultColors.bar),
+            track: Self.item(tracks, index, or: .standard))
+    }
+
+    /// A per-ring list's item for ring `index`: the one item when it applies to every ring.
+    /// A list that validation would refuse (empty, or too short) gives `fallback`.
+    private static func item<Item>(_ list: [Item], _ index: Int, or fallback: Item) -> Item {
+        list.count == 1 ? list[0] : index < list.count ? list[index] : fallback
     }
 
     /// The bar thickness in px.
@@ -104,14 +153,6 @@ public struct RingSpec: Sendable, Hashable {
     public var resolvedTrackWidth: Double { trackWidth ?? resolvedWidth }
     /// `segmentGap` with its default: size/40, 3 px at the default size.
     public var resolvedSegmentGap: Double { segmentGap ?? Double(size) / 40 }
-
-    /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
-    public var fraction: Double {
-        ((value - minimum) / (maximum - minimum)).clamped(to: 0...1)
-    }
-
-    /// The unclamped percentage the label shows: `p=150` is `150%`.
-    public var percentage: Double {
-        (value - minimum) / (maximum - minimum) * 100
-    }
+    /// `gap` with its default: size/60, 2 px at the default size.
+    public var resolvedGap: Double { gap ?? Double(size) / 60 }
 }

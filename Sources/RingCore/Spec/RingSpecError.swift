@@ -13,12 +13,15 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicate(parameter: String)
     /// Two parameters that cannot be used together.
     case conflict(parameter: String, with: String)
+    /// The value is valid alone but not with the rest of the ring; `rule` says why, with the
+    /// numbers: `p: 4 rings of width 12 with gap 3 do not fit in size 32`.
+    case unfit(parameter: String, rule: String)
 
     /// The parameter this error is about.
     public var parameter: String {
         switch self {
         case .missing(let name), .invalid(let name, _, _), .outOfRange(let name, _, _),
-            .duplicate(let name), .conflict(let name, _):
+            .duplicate(let name), .conflict(let name, _), .unfit(let name, _):
             name
         }
     }
@@ -35,6 +38,8 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name): is given more than once"
         case .conflict(let name, let other):
             "\(name): cannot be combined with \(other)"
+        case .unfit(let name, let rule):
+            "\(name): \(rule)"
         }
     }
 
