@@ -3,7 +3,8 @@
 
 For every catalogue example: xmllint says the SVG is well-formed, and every renderer draws it
 at its declared size. For a set of angle probes (a red butt-capped bar, no track, no label):
-the pixels each renderer draws cover exactly the arc the URL contract promises, within 1.5°.
+the pixels each renderer draws cover exactly the arc the URL contract promises, within 1.5°;
+for concentric rings, each ring's arc, told apart by colour and radius, in our PNG engine too.
 Then, in pixels, in every renderer: values near 100 % draw visibly more bar and keep a gap;
 translucent gradients have even alpha, caps included; gradient rings show no seams; the
 outline of an open track encloses its caps; the shadow never moves the bar.
@@ -125,6 +126,70 @@ for query, start, sweep in probes:
             failures.append(f"{query} in {renderer}: missing {list(missing)[:6]}, outside {outside[:6]}")
         angle_checks += 1
 
+# 2b. Concentric rings: each ring's arc measured apart from the others, by its colour and its
+# radius, in every SVG renderer and in our own PNG engine. Ring i's centre line lies at
+# size/2 - width/2 - i * (width + gap); colours come from `color`, or from `thresholds` by
+# each ring's own value.
+COLOURS = {"ff0000": (255, 0, 0), "00ff00": (0, 255, 0), "0000ff": (0, 0, 255)}
+
+
+def colour_mask(image, rgb):
+    return np.all([(image[..., c] > 200) if rgb[c] else (image[..., c] < 60) for c in range(3)], axis=0) \
+        & (image[..., 3] > 200)
+
+
+def draw_ring(query, renderer, name):
+    """A ring drawn by an SVG renderer, or by our PNG engine (`ring render --format png`)."""
+    if renderer != "png":
+        return draw(query, renderer, name)
+    path = os.path.join(work, name + ".png")
+    subprocess.run([ring, "render", query, "-o", path], check=True, capture_output=True)
+    return np.asarray(Image.open(path).convert("RGBA")).astype(int)
+
+
+# Large enough that a degree spans more than a pixel on every ring, so every degree's bucket
+# holds pixel centres.
+ring_probes = [
+    # query, [(colour, start, sweep), ...] outermost first
+    ("p=25,50,75&color=ff0000,00ff00,0000ff", [("ff0000", 0, 90), ("00ff00", 0, 180), ("0000ff", 0, 270)]),
+    ("p=72,40&slice=0.45&color=0000ff,ff0000", [("0000ff", 261, 142.56), ("ff0000", 261, 79.2)]),
+    ("p=30,64,90&half&color=ff0000,00ff00,0000ff&gap=16",
+     [("ff0000", 270, 54), ("00ff00", 270, 115.2), ("0000ff", 270, 162)]),
+    ("p=50,20&dir=ccw&start=90&color=00ff00,ff0000", [("00ff00", 90, -180), ("ff0000", 90, -72)]),
+    ("p=60,30,90,45&size=960&width=64&gap=24&color=ff0000,00ff00,0000ff,ff0000",
+     [("ff0000", 0, 216), ("00ff00", 0, 108), ("0000ff", 0, 324), ("ff0000", 0, 162)]),
+    ("p=30,60,90&thresholds=ff0000,50:00ff00,80:0000ff", [("ff0000", 0, 108), ("00ff00", 0, 216), ("0000ff", 0, 324)]),
+    ("p=3,6&max=10,20&thresholds=ff0000,5:00ff00", [("ff0000", 0, 108), ("00ff00", 0, 108)]),
+]
+ring_checks = 0
+for query, rings in ring_probes:
+    full = query + "&track=none&label=none&cap=butt" + ("" if "size=" in query else "&size=480")
+    given = dict(part.split("=") for part in full.split("&") if "=" in part)
+    size = int(given["size"])
+    width = float(given.get("width", size / 10))
+    gap = float(given.get("gap", size / 60))
+    for renderer in RENDERERS + ("png",):
+        image = draw_ring(full, renderer, f"rings{ring_checks}")
+        # A half gauge is cropped below its centre, which stays at size/2.
+        ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+        distance = np.hypot(xs + 0.5 - size / 2, ys + 0.5 - size / 2)
+        theta = np.degrees(np.arctan2(xs + 0.5 - size / 2, -(ys + 0.5 - size / 2))) % 360
+        for index, (colour, start, sweep) in enumerate(rings):
+            radius = size / 2 - width / 2 - index * (width + gap)
+            inside = colour_mask(image, COLOURS[colour]) & (np.abs(distance - radius) < width / 2)
+            got = np.bincount(theta[inside].astype(int), minlength=360) >= 2
+            want, low, high = expected_buckets(start, sweep)
+            missing = np.nonzero(want & ~got)[0]
+            outside = [d for d in np.nonzero(got)[0]
+                       if not any(low - 1.5 <= d + 0.5 + s <= high + 1.5 for s in (-360, 0, 360))]
+            # The ring's own pixels sit at its radius: its colour at any other radius within
+            # this ring's band would be a ring drawn in the wrong place.
+            spread = np.abs(distance[inside] - radius).max() if inside.any() else 0
+            if len(missing) or len(outside) or spread > width / 2:
+                failures.append(f"{query} ring {index + 1} in {renderer}: missing {list(missing)[:6]}, "
+                                f"outside {outside[:6]}")
+            ring_checks += 1
+
 # 3. Fidelity, in pixels.
 pixel_checks = 0
 
@@ -245,6 +310,11 @@ for renderer in RENDERERS:
         check(found == (track_pieces, bar_pieces),
               f"{renderer}: {query} draws {found[0]} segments with {found[1]} filled, not {track_pieces} and {bar_pieces}")
 
+    # Segments on several rings: each ring its own pieces, filled by its own value.
+    image = draw("p=50,100&segments=5&color=ff0000,0000ff&track=none&label=none&size=240", renderer, "ring-segments")
+    found = (pieces(red(image)), pieces(colour_mask(image, COLOURS["0000ff"])))
+    check(found == (3, 5), f"{renderer}: p=50,100&segments=5 draws {found} filled pieces, not (3, 5)")
+
     # The caption: its ink (red here) lies under the label's (black) and inside the ring.
     image = draw("p=72&caption=coverage&captionColor=ff0000&labelColor=000000&track=none&color=00ff00&size=240",
                  renderer, "caption")
@@ -271,7 +341,8 @@ for renderer in RENDERERS:
 
 for failure in failures:
     print("FAIL", failure)
-total = count * len(RENDERERS) + angle_checks + pixel_checks
+total = count * len(RENDERERS) + angle_checks + ring_checks + pixel_checks
 print(f"check-renderers: {count} catalogue images in {', '.join(RENDERERS)}, {angle_checks} angle checks, "
-      f"{pixel_checks} pixel checks: {total - len(failures)} passed, {len(failures)} failed")
+      f"{ring_checks} concentric-ring checks (with our PNG), {pixel_checks} pixel checks: "
+      f"{total - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

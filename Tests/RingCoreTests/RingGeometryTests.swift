@@ -81,7 +81,8 @@ import Testing
         ] {
             let g = try geometry(query)
             let outer =
-                g.rings[0].radius + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
+                g.rings[0].radius
+                + max(g.barWidth / 2, g.trackWidth / 2 + (query.contains("outline") ? g.outlineWidth : 0))
             let shadow = query.contains("shadow") ? 3 * g.shadowBlur + g.shadowOffset : 0
             #expect(outer + shadow <= g.width / 2 + 1e-9, "\(query)")
             #expect(g.rings[0].radius - g.barWidth / 2 > 0, "\(query)")

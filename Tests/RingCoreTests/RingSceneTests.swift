@@ -15,7 +15,9 @@ import Testing
         let s = try scene("p=72")
         #expect(s.width == 120 && s.height == 120 && s.centerX == 60 && s.centerY == 60)
         #expect(s.title == "72%")
-        #expect(s.rings[0].track?.color == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: DefaultColors.darkTrack))
+        #expect(
+            s.rings[0].track?.color
+                == RingScene.SchemeColor(color: DefaultColors.lightTrack, dark: DefaultColors.darkTrack))
         #expect(s.label?.color == RingScene.SchemeColor(color: DefaultColors.lightLabel, dark: DefaultColors.darkLabel))
         #expect(s.label?.text == "72%")
         #expect(s.rings[0].bar?.paint == .solid(DefaultColors.bar))
@@ -23,7 +25,8 @@ import Testing
         #expect(s.rings[0].bar?.stroke.width == 12)
         #expect(s.rings[0].bar?.stroke.radius == 54)
         #expect(s.rings[0].track?.stroke.isClosed == true)
-        #expect(s.background == nil && s.fill == nil && s.rings[0].outline == nil && s.shadow == nil && s.animation == nil)
+        #expect(
+            s.background == nil && s.fill == nil && s.rings[0].outline == nil && s.shadow == nil && s.animation == nil)
     }
 
     @Test func anExplicitSchemeOrColourDoesNotSwitch() throws {

@@ -7,7 +7,9 @@ import Testing
     private let steps = "ef4444,50:eab308,80:22c55e"
 
     private func bar(_ query: String) throws -> RingColor? {
-        guard case .solid(let color)? = RingScene(spec: try RingSpec(query: query)).rings[0].bar?.paint else { return nil }
+        guard case .solid(let color)? = RingScene(spec: try RingSpec(query: query)).rings[0].bar?.paint else {
+            return nil
+        }
         return color
     }
 

@@ -70,6 +70,29 @@ import Testing
         #expect(image.pixel(0, 0)[3] == 0)
     }
 
+    /// Each concentric ring at its own radius, in its own colours, with the gap clear between.
+    @Test func everyRingIsDrawnAtItsRadius() throws {
+        let query = "p=25,50,75&color=ff0000,00ff00,0000ff&track=ffff00,00ffff,ff00ff&label=none&gap=4"
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let image = try png(query)
+        let bars: [[UInt8]] = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]]
+        let tracks: [[UInt8]] = [[255, 255, 0, 255], [0, 255, 255, 255], [255, 0, 255, 255]]
+        for (index, ring) in scene.rings.enumerated() {
+            let stroke = try #require(ring.bar?.stroke)
+            #expect(pixel(image, scene, degrees: 45, radius: stroke.radius) == bars[index], "ring \(index)")
+            #expect(pixel(image, scene, degrees: 300, radius: stroke.radius) == tracks[index], "ring \(index)")
+            if index > 0 {
+                let between = stroke.radius + stroke.width / 2 + 2
+                #expect(pixel(image, scene, degrees: 300, radius: between)[3] == 0, "the gap inside ring \(index - 1)")
+            }
+        }
+        // Ring 0 at 25 % ends near 90°; ring 2 at 75 % still fills at 200°.
+        let outer = try #require(scene.rings[0].bar?.stroke.radius)
+        let inner = try #require(scene.rings[2].bar?.stroke.radius)
+        #expect(pixel(image, scene, degrees: 200, radius: outer) == tracks[0])
+        #expect(pixel(image, scene, degrees: 200, radius: inner) == bars[2])
+    }
+
     @Test func theGradientFollowsTheAngle() throws {
         let query = "p=100&gradient=ff0000,0000ff&label=none"
         let scene = RingScene(spec: try RingSpec(query: query))

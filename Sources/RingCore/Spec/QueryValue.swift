@@ -136,7 +136,8 @@ enum QueryValue {
     ) throws(RingSpecError) -> [Item] {
         guard text.utf8.contains(UInt8(ascii: ",")) else {  // one item: the common case, no split
             guard count.contains(1) else {
-                throw .invalid(parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
+                throw .invalid(
+                    parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
             }
             return [try item(text)]
         }

@@ -177,7 +177,9 @@ enum CanonicalKey {
     }
 
     /// The parameter, unless its one value is the default: one number for every ring, or a list.
-    static func numbers(_ parameter: StaticString, _ values: [Double], unless standard: Double, into w: inout ByteWriter) {
+    static func numbers(
+        _ parameter: StaticString, _ values: [Double], unless standard: Double, into w: inout ByteWriter
+    ) {
         guard values.count != 1 || values[0] != standard else { return }
         name(parameter, into: &w)
         for (index, value) in values.enumerated() {

@@ -63,7 +63,8 @@ extension RingSpec {
         }
         if let gap, !(gap >= 0 && gap <= Double(size) / 4) {
             throw .outOfRange(
-                parameter: "gap", value: RingLimits.plain(gap), range: "0…\(RingLimits.plain(Double(size) / 4)) (≤ size/4)")
+                parameter: "gap", value: RingLimits.plain(gap),
+                range: "0…\(RingLimits.plain(Double(size) / 4)) (≤ size/4)")
         }
         if let segmentGap, !(segmentGap > 0 && segmentGap <= Double(size) / 4) {
             throw .outOfRange(

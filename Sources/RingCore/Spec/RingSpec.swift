@@ -136,7 +136,8 @@ public struct RingSpec: Sendable, Hashable {
     /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
     public func ring(_ index: Int) -> Ring {
         Ring(
-            value: values[index], minimum: Self.item(minimum, index, or: 0), maximum: Self.item(maximum, index, or: 100),
+            value: values[index], minimum: Self.item(minimum, index, or: 0),
+            maximum: Self.item(maximum, index, or: 100),
             color: colors.isEmpty ? nil : Self.item(colors, index, or: DefaultColors.bar),
             track: Self.item(tracks, index, or: .standard))
     }
