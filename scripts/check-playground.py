@@ -139,6 +139,19 @@ try:
     check("only non-default values appear in the URL",
           driver.current_url == base + "/?p=72&slice=0.45&size=200&color=e5534b&labelColor=rebeccapurple")
 
+    # Concentric rings: the value field takes a list, and so do the colours.
+    driver.get(base + "/?p=72,45,90&color=ff2d55,a2ff00,00e5ff")
+    wait.until(lambda d: preview_loaded() > 0)
+    check("the value field is text and holds the list", value("p") == "72,45,90"
+          and driver.find_element(By.ID, "f-p").get_attribute("type") == "text")
+    check("the preview draws the three rings", preview_src() == base + "/ring.svg?p=72,45,90&color=ff2d55,a2ff00,00e5ff")
+    check("a colour list's swatch shows its first colour",
+          driver.execute_script("return document.querySelector('#f-color + input[type=color]').value") == "#ff2d55")
+    set_field("p", "72,45,90,10,5")
+    time.sleep(0.5)
+    check("five values are refused, by name", "p:" in driver.find_element(By.ID, "status").text
+          or "1 to 4" in driver.find_element(By.ID, "e-p").text)
+
     errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
     check(f"no browser errors (CSP violations, script errors): {errors[:2]}", not errors)
 

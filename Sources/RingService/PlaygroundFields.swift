@@ -23,6 +23,12 @@ enum PlaygroundFields {
         ]
         let literal = definition.defaultValue ?? ""
         switch definition.kind {
+        case .decimal where definition.perRing:
+            // One value, or a comma-separated list of one per ring: text, not a number input.
+            field += [
+                ("type", .text("text")), ("def", .text(literal)), ("inputmode", .text("decimal")),
+                ("placeholder", .text(definition.defaultValue ?? definition.example)),
+            ]
         case .decimal(let range?) where range.upperBound <= 1:
             field += [
                 ("type", .text("range")), ("def", .text(literal)), ("min", .text(RingLimits.plain(range.lowerBound))),
@@ -63,7 +69,7 @@ enum PlaygroundFields {
         }
         if definition.parameter == .p {
             field.removeAll { $0.0 == "placeholder" }
-            field += [("required", .flag(true)), ("placeholder", .text("72"))]
+            field += [("required", .flag(true)), ("placeholder", .text("72 or 72,45,90"))]
         }
         return field
     }

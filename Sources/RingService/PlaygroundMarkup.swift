@@ -104,7 +104,8 @@ enum PlaygroundMarkup {
           } else {
             const type = field.type === "color" ? "text" : field.type;
             input = element("input", {id: id, name: field.name, type: type, min: field.min, max: field.max,
-              step: field.step, placeholder: field.placeholder, required: field.required, autocomplete: "off",
+              step: field.step, placeholder: field.placeholder, required: field.required, inputmode: field.inputmode,
+              autocomplete: "off",
               spellcheck: "false", "aria-describedby": "e-" + field.name + (field.hint ? " h-" + field.name : "")});
           }
           controls[field.name] = input;
@@ -172,7 +173,8 @@ enum PlaygroundMarkup {
             if (field.type === "checkbox") { if (value) params.append(field.name, "1"); continue; }
             if (field.name === "p" || (value !== "" && value !== field.def)) params.append(field.name, value);
           }
-          return params.toString();
+          // Commas separate list items (p=72,45,90) and need no escape in a query.
+          return params.toString().replace(/%2C/gi, ",");
         }
 
         // The swatch shows the colour the ring draws: the field's own, or the scheme's default
@@ -196,7 +198,8 @@ enum PlaygroundMarkup {
             const picker = swatches[field.name];
             if (!picker) continue;
             const text = controls[field.name].value.trim();
-            const color = text === "" ? (dark ? field.dark : field.light) : (text === "none" ? null : cssColor(text));
+            const first = text.split(",")[0].trim();  // a per-ring list shows its first colour
+            const color = text === "" ? (dark ? field.dark : field.light) : (first === "none" ? null : cssColor(first));
             picker.classList.toggle("none", color === null);
             if (color) picker.value = color;
           }

@@ -115,6 +115,25 @@ let defaultSpec = RingSpec(value: 72)
 let renderOnly = measure(batches: batches, size: batchSize) { RingRenderer.render(defaultSpec).count }
 print("default ring split: parse \(format(parseOnly)), render \(format(renderOnly))")
 
+// Three concentric default rings against one, each parsed and rendered, as SVG and as PNG.
+func ringCost(_ query: String, png: Bool, batches: Int, size: Int) -> Double {
+    measure(batches: batches, size: size) {
+        guard let spec = try? RingSpec(query: query) else { return 0 }
+        return png ? RingRasterizer.png(RingScene(spec: spec), scale: 1).count : RingRenderer.render(spec).count
+    }
+}
+let oneRing = ringCost("p=72", png: false, batches: batches, size: batchSize)
+let threeRings = ringCost("p=72,45,90", png: false, batches: batches, size: batchSize)
+print(
+    "three rings (p=72,45,90) against one (p=72), SVG: \(format(threeRings)) against \(format(oneRing)), "
+        + "\(String(format: "%.2f", threeRings / oneRing))×")
+let pngBatchSize = max(batchSize / 20, 10)
+let onePNG = ringCost("p=72", png: true, batches: batches, size: pngBatchSize)
+let threePNGs = ringCost("p=72,45,90", png: true, batches: batches, size: pngBatchSize)
+print(
+    "three rings (p=72,45,90) against one (p=72), PNG: \(format(threePNGs)) against \(format(onePNG)), "
+        + "\(String(format: "%.2f", threePNGs / onePNG))×")
+
 // The cache hit path as the server runs it: parse the request, look up, choose 200 or 304.
 let statistics = ServerStatistics()
 let service = RingService(

@@ -175,7 +175,7 @@ extension RingScene {
         height = g.height
         centerX = g.centerX
         centerY = g.centerY
-        title = spec.title ?? percentages.joined(separator: ", ")
+        title = spec.title ?? (percentages.count == 1 ? percentages[0] : percentages.joined(separator: ", "))
         background = spec.background
         let innermost = g.rings[g.rings.count - 1]
         fill = spec.fill.map { Disc(radius: max(innermost.radius - g.trackWidth / 2, 0), color: $0) }
@@ -222,10 +222,11 @@ extension RingScene {
             }
             return ring
         }
-        let bars = rings.compactMap(\.bar)
-        shadow = spec.shadow && !bars.isEmpty ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
+        let hasBar = rings.contains { $0.bar != nil }
+        shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
         // A dot has no length to fill in along.
-        animation = spec.animation > 0 && bars.contains { !$0.stroke.isDot } ? spec.animation : nil
+        animation =
+            spec.animation > 0 && rings.contains { $0.bar.map { !$0.stroke.isDot } ?? false } ? spec.animation : nil
         let barColor = firstBarColor
         label = g.labelText.map { text in
             let color: SchemeColor

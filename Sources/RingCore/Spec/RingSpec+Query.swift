@@ -126,6 +126,7 @@ extension RingSpec {
 
     /// The rings fit in the box, and so do their segments: what only the layout can tell.
     private func checkFit() throws(RingSpecError) {
+        guard ringCount > 1 || segments != nil else { return }  // one plain ring always fits
         let geometry = RingGeometry(spec: self, labelText: nil)
         let innermost = geometry.rings[ringCount - 1]
         // One ring keeps the contract it always had: any width up to size/3.

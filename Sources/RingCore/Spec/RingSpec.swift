@@ -40,8 +40,8 @@ public struct RingSpec: Sendable, Hashable {
     /// `p`: each ring's value, outermost first; as many as there are rings (1 to 4).
     public var values: [Double]
     /// `min`, `max`: the range of the values; one for every ring, or one per ring.
-    public var minimum: [Double] = [0]
-    public var maximum: [Double] = [100]
+    public var minimum: [Double] = Self.defaultMinimum
+    public var maximum: [Double] = Self.defaultMaximum
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
     /// `half`: a semicircle gauge from 9 over 12 to 3 o'clock.
@@ -71,7 +71,7 @@ public struct RingSpec: Sendable, Hashable {
     /// `gradient`: 2…8 colours along the arc; overrides `color` when not empty.
     public var gradient: [RingColor] = []
     /// `track`: one for every ring, or one per ring.
-    public var tracks: [Paint] = [.standard]
+    public var tracks: [Paint] = Self.defaultTracks
     public var fill: RingColor?
     public var background: RingColor?
     public var outline: RingColor?
@@ -109,6 +109,12 @@ public struct RingSpec: Sendable, Hashable {
     public init(values: [Double]) {
         self.values = values
     }
+
+    /// The defaults of the per-ring lists, built once: a spec copies them by reference instead
+    /// of allocating three arrays on every parse.
+    private static let defaultMinimum: [Double] = [0]
+    private static let defaultMaximum: [Double] = [100]
+    private static let defaultTracks: [Paint] = [.standard]
 
     /// How many concentric rings the image has.
     public var ringCount: Int { values.count }
