@@ -21,7 +21,16 @@ struct SVGWriter: ~Copyable {
         }
         idDigits = digits
         self.scene = scene
-        trackDark = self.scene.rings.lazy.compactMap { $0.track?.color.dark }.first
+        // Index loops, here and below: each reads one field of a ring in place instead of
+        // copying the whole ring out of the array (measured in docs/performance.md).
+        var trackDark: RingColor?
+        var hasBars = false
+        for index in self.scene.rings.indices {
+            if trackDark == nil { trackDark = self.scene.rings[index].track?.color.dark }
+            if self.scene.rings[index].bar != nil { hasBars = true }
+        }
+        self.trackDark = trackDark
+        self.hasBars = hasBars
         labelDark = self.scene.label?.color.dark
         captionDark = self.scene.caption?.color.dark
     }
@@ -52,8 +61,12 @@ struct SVGWriter: ~Copyable {
             paint("fill", fill.color, into: &w)
             w.append("/>")
         }
-        for ring in scene.rings { if let track = ring.track { writeTrack(track, into: &w) } }
-        for ring in scene.rings { if let outline = ring.outline { writeOutline(outline, into: &w) } }
+        for index in scene.rings.indices {
+            if let track = scene.rings[index].track { writeTrack(track, into: &w) }
+        }
+        for index in scene.rings.indices {
+            if let outline = scene.rings[index].outline { writeOutline(outline, into: &w) }
+        }
         writeBars(into: &w)
         if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
         if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
@@ -64,6 +77,8 @@ struct SVGWriter: ~Copyable {
 
     /// The dark-scheme alternates, looked up once.
     private let trackDark: RingColor?
+    /// Whether any ring has a bar (not every ring is above 0 %).
+    private let hasBars: Bool
     private let labelDark: RingColor?
     private let captionDark: RingColor?
 
@@ -98,7 +113,7 @@ struct SVGWriter: ~Copyable {
             // animations and allow motion see it fill in. Each bar has its own keyframes, so
             // every ring fills in over the same time whatever its length.
             w.append("@media (prefers-reduced-motion:no-preference){")
-            for (index, ring) in scene.rings.enumerated() where ring.bar != nil {
+            for index in scene.rings.indices where scene.rings[index].bar != nil {
                 className("a", ring: index, into: &w, selector: true)
                 w.append("{animation:")
                 appendID(into: &w)
@@ -109,8 +124,8 @@ struct SVGWriter: ~Copyable {
                 w.append("s ease-out both}")
             }
             w.append(byte: UInt8(ascii: "}"))
-            for (index, ring) in scene.rings.enumerated() {
-                guard let bar = ring.bar?.stroke else { continue }
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar?.stroke else { continue }
                 w.append("@keyframes ")
                 appendID(into: &w)
                 w.append("-f")
@@ -129,9 +144,7 @@ struct SVGWriter: ~Copyable {
     }
 
     private func writeDefinitions(into w: inout ByteWriter) {
-        guard scene.rings.contains(where: { $0.bar != nil }), scene.shadow != nil || scene.animation != nil else {
-            return
-        }
+        guard hasBars, scene.shadow != nil || scene.animation != nil else { return }
         w.append("<defs>")
         if let shadow = scene.shadow {
             // Only a blur: the shadow is its own element under the bar, offset by a transform
@@ -151,8 +164,8 @@ struct SVGWriter: ~Copyable {
             w.append("-m\" maskUnits=\"userSpaceOnUse\"")
             region(into: &w)
             w.append(byte: UInt8(ascii: ">"))
-            for (index, ring) in scene.rings.enumerated() {
-                guard let bar = ring.bar?.stroke else { continue }
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar?.stroke else { continue }
                 w.append("<path class=\"")
                 className("a", ring: index, into: &w, selector: false)
                 w.append("\" d=\"")
@@ -272,7 +285,7 @@ struct SVGWriter: ~Copyable {
     /// Every ring's bar (a ring at 0 % has none, so round caps leave no dot), under one
     /// shadow of them all and one animation mask.
     private func writeBars(into w: inout ByteWriter) {
-        guard scene.rings.contains(where: { $0.bar != nil }) else { return }
+        guard hasBars else { return }
         if scene.animation != nil {
             w.append("<g mask=\"url(#")
             appendID(into: &w)
@@ -286,14 +299,14 @@ struct SVGWriter: ~Copyable {
             w.append(")\" opacity=\"")
             w.append(number: shadow.opacity)
             w.append("\">")
-            for ring in scene.rings {
-                guard let bar = ring.bar else { continue }
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar else { continue }
                 solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), into: &w)
             }
             w.append("</g>")
         }
-        for (index, ring) in scene.rings.enumerated() {
-            guard let bar = ring.bar else { continue }
+        for index in scene.rings.indices {
+            guard let bar = scene.rings[index].bar else { continue }
             switch bar.paint {
             case .solid(let color):
                 solidShapes(bar, color, into: &w)

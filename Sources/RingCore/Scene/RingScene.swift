@@ -156,14 +156,16 @@ public struct RingScene: Sendable, Equatable {
 extension RingScene {
     /// Resolves `spec`: layout, colours for its scheme, label text.
     public init(spec: borrowing RingSpec) {
-        let percentages = (0..<spec.ringCount).map { Self.percentageText(spec, ring: $0) }
+        // One ring, the common case, builds no array of them.
+        let first = Self.percentageText(spec, ring: 0)
+        let others = spec.ringCount > 1 ? (1..<spec.ringCount).map { Self.percentageText(spec, ring: $0) } : []
         let labelText: String?
         switch spec.label {
-        case .auto: labelText = percentages[0]
+        case .auto: labelText = first
         case .none: labelText = nil
-        case .text(let text): labelText = Self.substitute(text, percentages)
+        case .text(let text): labelText = Self.substitute(text, first, others)
         }
-        let captionText = spec.caption.map { Self.substitute($0, percentages) }
+        let captionText = spec.caption.map { Self.substitute($0, first, others) }
         let g = RingGeometry(spec: spec, labelText: labelText, captionText: captionText)
         let dark = spec.theme == .dark
         // A ring on a colour of its own does not switch with the reader's scheme: the track is
@@ -175,7 +177,7 @@ extension RingScene {
         height = g.height
         centerX = g.centerX
         centerY = g.centerY
-        title = spec.title ?? (percentages.count == 1 ? percentages[0] : percentages.joined(separator: ", "))
+        title = spec.title ?? (others.isEmpty ? first : ([first] + others).joined(separator: ", "))
         background = spec.background
         let innermost = g.rings[g.rings.count - 1]
         fill = spec.fill.map { Disc(radius: max(innermost.radius - g.trackWidth / 2, 0), color: $0) }
@@ -190,7 +192,12 @@ extension RingScene {
         // is the colour where the bar ends (what `labelColor=bar` follows).
         let gradient = spec.gradient.isEmpty ? nil : Gradient(stops: spec.gradient, span: g.track.sweep.magnitude)
         var firstBarColor = DefaultColors.bar
-        rings = g.rings.enumerated().map { index, layout in
+        var hasBar = false
+        var hasLength = false  // a bar that is not a dot, so there is something to animate
+        var rings: [Ring] = []
+        rings.reserveCapacity(g.rings.count)
+        for index in g.rings.indices {
+            let layout = g.rings[index]
             let given = spec.ring(index)
             var ring = Ring()
             let trackStroke = Stroke(
@@ -200,8 +207,10 @@ extension RingScene {
             case .color(let color): ring.track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil))
             case .standard: ring.track = Track(stroke: trackStroke, color: standardTrack)
             }
-            ring.track?.segments = layout.trackSegments.map {
-                Stroke(arc: $0, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
+            if !layout.trackSegments.isEmpty {
+                ring.track?.segments = layout.trackSegments.map {
+                    Stroke(arc: $0, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
+                }
             }
             ring.outline = spec.outline.map { color in
                 Outline(
@@ -215,18 +224,20 @@ extension RingScene {
             if let arc = layout.bar {
                 let stroke = Stroke(
                     arc: arc, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: layout.barIsClosed)
-                ring.bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid))
-                ring.bar?.segments = layout.barSegments.map {
+                let segments = layout.barSegments.map {
                     Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
                 }
+                ring.bar = Bar(
+                    stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid), segments: segments)
+                hasBar = true
+                hasLength = hasLength || !stroke.isDot
             }
-            return ring
+            rings.append(ring)
         }
-        let hasBar = rings.contains { $0.bar != nil }
+        self.rings = rings
         shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
         // A dot has no length to fill in along.
-        animation =
-            spec.animation > 0 && rings.contains { $0.bar.map { !$0.stroke.isDot } ?? false } ? spec.animation : nil
+        animation = spec.animation > 0 && hasLength ? spec.animation : nil
         let barColor = firstBarColor
         label = g.labelText.map { text in
             let color: SchemeColor
@@ -251,12 +262,13 @@ extension RingScene {
     }
 
     /// Label or caption text with `{p}` (the first ring) and `{p1}`…`{p4}` (each ring) replaced
-    /// by the percentages. Validation has refused placeholders of rings that do not exist.
-    static func substitute(_ text: String, _ percentages: [String]) -> String {
+    /// by the percentages: the first ring's, then the others'. Validation has refused
+    /// placeholders of rings that do not exist.
+    static func substitute(_ text: String, _ first: String, _ others: [String]) -> String {
         guard text.utf8.contains(UInt8(ascii: "{")) else { return text }
-        var result = text.replacing("{p}", with: percentages[0])
-        for (index, percentage) in percentages.enumerated() {
-            result = result.replacing("{p\(index + 1)}", with: percentage)
+        var result = text.replacing("{p}", with: first).replacing("{p1}", with: first)
+        for (index, percentage) in others.enumerated() {
+            result = result.replacing("{p\(index + 2)}", with: percentage)
         }
         return result
     }

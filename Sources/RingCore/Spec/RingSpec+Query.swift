@@ -204,7 +204,8 @@ private struct QueryParser {
     /// Which parameters were seen, by position in ``RingParameter/ordered``: one flag each,
     /// as many as there are parameters.
     private var seen = ParameterSet()
-    private(set) var spec = RingSpec(value: 0)
+    /// No values until `p` gives them (an empty list allocates nothing; `p` is required).
+    private(set) var spec = RingSpec(values: [])
 
     /// Fills ``spec`` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {

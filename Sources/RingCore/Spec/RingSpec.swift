@@ -140,6 +140,7 @@ public struct RingSpec: Sendable, Hashable {
     }
 
     /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
+    @inline(__always)
     public func ring(_ index: Int) -> Ring {
         Ring(
             value: values[index], minimum: Self.item(minimum, index, or: 0),
@@ -150,6 +151,7 @@ public struct RingSpec: Sendable, Hashable {
 
     /// A per-ring list's item for ring `index`: the one item when it applies to every ring.
     /// A list that validation would refuse (empty, or too short) gives `fallback`.
+    @inline(__always)
     private static func item<Item>(_ list: [Item], _ index: Int, or fallback: Item) -> Item {
         list.count == 1 ? list[0] : index < list.count ? list[index] : fallback
     }
