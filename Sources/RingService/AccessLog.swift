@@ -28,14 +28,36 @@ public final class AccessLog: Sendable {
         }
     }
 
-    private let fd: Int32?
-    private let buffer = Locked<[UInt8]>([])
+    private let sink: Sink
     /// Set once in `init`, cancelled in `deinit`; Dispatch sources are thread-safe.
     private nonisolated(unsafe) let timer: (any DispatchSourceTimer)?
     private static let flushThreshold = 64 * 1024
 
+    /// The descriptor and the buffered lines: what the timer flushes, which it holds strongly.
+    /// A `[weak self]` instead would leave a weak reference in the timer's handler until
+    /// Dispatch lets go of the cancelled timer, and LeakSanitizer cannot follow a weak
+    /// reference to its side table: a log dropped just before the process exits showed as a
+    /// leak.
+    private final class Sink: Sendable {
+        let fd: Int32?
+        let buffer = Locked<[UInt8]>([])
+
+        init(fd: Int32?) { self.fd = fd }
+
+        func flush() {
+            guard let fd else { return }
+            let pending = buffer.withLock { buffer -> [UInt8] in
+                defer { buffer.removeAll(keepingCapacity: true) }
+                return buffer
+            }
+            // A full disk or closed pipe drops these lines; it must not take the server down.
+            FileDescriptor.writeAll(pending, to: fd)
+        }
+    }
+
     /// Opens the destination; a file is created or appended to.
     public init(_ destination: Destination) throws(AccessLogError) {
+        let fd: Int32?
         switch destination {
         case .off: fd = nil
         case .standardOutput: fd = STDOUT_FILENO
@@ -44,6 +66,8 @@ public final class AccessLog: Sendable {
             guard opened >= 0 else { throw AccessLogError(path: path, errorNumber: errno) }
             fd = opened
         }
+        let sink = Sink(fd: fd)
+        self.sink = sink
         guard fd != nil else {
             timer = nil
             return
@@ -53,43 +77,37 @@ public final class AccessLog: Sendable {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "access-log.flush"))
         timer.schedule(deadline: .now() + 1, repeating: 1)
         self.timer = timer
-        timer.setEventHandler { @Sendable [weak self] in self?.flush() }
+        timer.setEventHandler { @Sendable in sink.flush() }
         timer.resume()
     }
 
     deinit {
         timer?.cancel()
-        flush()
+        sink.flush()
     }
 
     /// Whether lines are written at all.
-    public var isEnabled: Bool { fd != nil }
+    public var isEnabled: Bool { sink.fd != nil }
 
     /// Appends one line.
     public func record(
         method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
     ) {
-        guard fd != nil else { return }
+        guard sink.fd != nil else { return }
         var line = HTTPDate.iso8601(Int(time(nil)))
         line += " \(method) \(path)"
         if !query.isEmpty { line += "?\(query)" }
         line += " \(status) \(bytes) \(microseconds)us \(cache)\n"
-        let full = buffer.withLock { buffer -> Bool in
+        let full = sink.buffer.withLock { buffer -> Bool in
             buffer.append(contentsOf: line.utf8)
             return buffer.count >= Self.flushThreshold
         }
-        if full { flush() }
+        if full { sink.flush() }
     }
 
     /// Writes out what is buffered.
     public func flush() {
-        guard let fd else { return }
-        let pending = buffer.withLock { buffer -> [UInt8] in
-            defer { buffer.removeAll(keepingCapacity: true) }
-            return buffer
-        }
-        // A full disk or closed pipe drops these lines; it must not take the server down.
-        FileDescriptor.writeAll(pending, to: fd)
+        sink.flush()
     }
 }
 
