@@ -22,11 +22,14 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         rest.removeFirst(8)
         return Double(bitPattern: bits)
     }
-    if let value = number() { scene.rings[0].bar?.stroke.radius = value }
-    if let value = number() { scene.rings[0].bar?.stroke.width = value }
-    if let value = number() { scene.rings[0].bar?.stroke.arc.sweep = value }
-    if let value = number() { scene.rings[0].track?.stroke.arc.start = value }
-    if let value = number() { scene.rings[0].outline?.offset = value }
+    // The innermost ring's numbers: with one ring, the only one; with several, the one the
+    // others surround.
+    let ring = scene.rings.count - 1
+    if let value = number() { scene.rings[ring].bar?.stroke.radius = value }
+    if let value = number() { scene.rings[ring].bar?.stroke.width = value }
+    if let value = number() { scene.rings[ring].bar?.stroke.arc.sweep = value }
+    if let value = number() { scene.rings[ring].track?.stroke.arc.start = value }
+    if let value = number() { scene.rings[ring].outline?.offset = value }
     if let value = number() { scene.shadow?.blur = value }
     if let value = number() { scene.label?.fontSize = value }
     if let value = number() { scene.centerX = value }
@@ -46,8 +49,8 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         index += 4
     }
     var empty = scene
-    (empty.background, empty.fill, empty.track, empty.outline, empty.bar, empty.shadow, empty.label) =
-        (nil, nil, nil, nil, nil, nil, nil)
+    (empty.background, empty.fill, empty.shadow, empty.label, empty.caption) = (nil, nil, nil, nil, nil)
+    empty.rings = empty.rings.map { _ in RingScene.Ring() }
     precondition(RingRasterizer.draw(empty, scale: scale).pixels.allSatisfy { $0 == 0 }, "an empty scene drew")
     let png = PNGEncoder.encode(scanlines: canvas.scanlines(), width: width, height: height)
     precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))

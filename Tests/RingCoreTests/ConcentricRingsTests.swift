@@ -205,6 +205,24 @@ import Testing
         #expect(svg.matches(of: /filter="url/).count == 1, "one shadow for every bar")
     }
 
+    /// Each ring writes its own gradient pieces, so an SVG is bounded per ring: the largest
+    /// gradient, alpha, shadow, animation, outline and escaped text on four rings stays within
+    /// four times 64 KiB (the query fuzzer's bound), as does the fuzzer's first finding.
+    @Test func gradientSVGsAreBoundedPerRing() throws {
+        let label = String(repeating: "%26", count: RingLimits.labelScalars)
+        let title = String(repeating: "%3C", count: RingLimits.titleScalars)
+        let worst =
+            "p=100,100,100,100&gradient=11111180,222222,333333f0,444444,555555,666666,777777,888888&size=1024"
+            + "&width=1&gap=0&shadow&anim=10&outline=fff&label=\(label)&title=\(title)"
+        let found = "p=36,45,90&&segments0&gradient=22c55e,eab308,e5e,eab308,e444&sha=1"
+        for query in [worst, found] {
+            let spec = try RingSpec(query: query)
+            let bytes = RingRenderer.render(spec).count
+            #expect(bytes < 64 * 1024 * spec.ringCount, "\(bytes) bytes for \(spec.ringCount) rings: \(query)")
+            #expect(bytes > 16 * 1024 * spec.ringCount, "the gradient pieces are all there")
+        }
+    }
+
     @Test func listsEnterTheCanonicalKeyOnlyWhenTheyDiffer() throws {
         func key(_ query: String) throws -> String { try RingSpec(query: query).canonicalKey }
         #expect(

@@ -64,6 +64,27 @@ import Testing
         }
     }
 
+    /// `perRing` in the table is what the parser does: a per-ring parameter takes a list of one
+    /// per ring (and a list of equal items names the ring one item names), any other single
+    /// value refuses a list.
+    @Test(arguments: RingParameter.allCases.filter { $0 != .p })
+    func perRingIsWhatTheParserDoes(parameter: RingParameter) throws {
+        let definition = parameter.definition
+        let example = encode(definition.example)
+        let list = "p=1,2&\(definition.name)=\(example),\(example)"
+        if definition.perRing {
+            #expect(try RingSpec(query: list) == RingSpec(query: "p=1,2&\(definition.name)=\(example)"), "\(list)")
+            let error = try #require(failure("p=1,2,3&\(definition.name)=\(example),\(example)"))
+            #expect(error.parameter == definition.name, "\(error)")
+            return
+        }
+        switch definition.kind {
+        case .colors, .thresholds, .text: return  // lists and text of their own
+        case .decimal, .integer, .boolean, .keyword, .color:
+            #expect(failure(list)?.parameter == definition.name, "\(list) was accepted")
+        }
+    }
+
     /// Declared ranges are the ones the parser enforces, in the same words as its errors.
     @Test(arguments: RingParameter.allCases)
     func declaredRangesAreEnforced(parameter: RingParameter) throws {
