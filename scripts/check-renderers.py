@@ -227,6 +227,15 @@ def band(size, width, margin):
     return (distance > radius - width / 2 + margin) & (distance < radius + width / 2 - margin)
 
 
+# Segments on several rings: each ring its own pieces, filled by its own value.
+for renderer in RENDERERS + ("png",):
+    image = draw_ring("p=50,100&segments=5&color=ff0000,0000ff&track=none&label=none&size=240", renderer,
+                      "ring-segments")
+    found = (pieces(colour_mask(image, COLOURS["ff0000"])), pieces(colour_mask(image, COLOURS["0000ff"])))
+    if found != (3, 5):
+        failures.append(f"{renderer}: p=50,100&segments=5 draws {found} filled pieces, not (3, 5)")
+    ring_checks += 1
+
 for renderer in RENDERERS:
     # Values near 100 % look different, and an open ring keeps a gap (width 40, round caps).
     counts = []
@@ -310,10 +319,6 @@ for renderer in RENDERERS:
         check(found == (track_pieces, bar_pieces),
               f"{renderer}: {query} draws {found[0]} segments with {found[1]} filled, not {track_pieces} and {bar_pieces}")
 
-    # Segments on several rings: each ring its own pieces, filled by its own value.
-    image = draw("p=50,100&segments=5&color=ff0000,0000ff&track=none&label=none&size=240", renderer, "ring-segments")
-    found = (pieces(red(image)), pieces(colour_mask(image, COLOURS["0000ff"])))
-    check(found == (3, 5), f"{renderer}: p=50,100&segments=5 draws {found} filled pieces, not (3, 5)")
 
     # The caption: its ink (red here) lies under the label's (black) and inside the ring.
     image = draw("p=72&caption=coverage&captionColor=ff0000&labelColor=000000&track=none&color=00ff00&size=240",

@@ -242,24 +242,24 @@ extension Canvas {
     package func scanlines(into lines: inout [UInt8]) {
         let rowBytes = width * 4
         lines.resetToZeros(count: height * (rowBytes + 1))
-        lines.withUnsafeMutableBufferPointer { lines in
-            pixels.withUnsafeBufferPointer { pixels in
+        lines.withUnsafeMutableBytes { lines in
+            pixels.withUnsafeBytes { pixels in
                 for row in 0..<height {
                     var target = row * (rowBytes + 1) + 1
                     var source = row * rowBytes
                     for _ in 0..<width {
-                        let alpha = pixels[source + 3]
+                        // A pixel at a time as one word: most are transparent (already zero in
+                        // `lines`) or opaque (copied as they are).
+                        let word = UInt32(littleEndian: pixels.loadUnaligned(fromByteOffset: source, as: UInt32.self))
+                        let alpha = word >> 24
                         if alpha == 255 {
-                            lines[target] = pixels[source]
-                            lines[target + 1] = pixels[source + 1]
-                            lines[target + 2] = pixels[source + 2]
-                            lines[target + 3] = 255
+                            lines.storeBytes(of: word.littleEndian, toByteOffset: target, as: UInt32.self)
                         } else if alpha != 0 {
                             let scale = 255 / Float(alpha)
-                            lines[target] = UInt8(min(Float(pixels[source]) * scale + 0.5, 255))
-                            lines[target + 1] = UInt8(min(Float(pixels[source + 1]) * scale + 0.5, 255))
-                            lines[target + 2] = UInt8(min(Float(pixels[source + 2]) * scale + 0.5, 255))
-                            lines[target + 3] = alpha
+                            lines[target] = UInt8(min(Float(word & 0xFF) * scale + 0.5, 255))
+                            lines[target + 1] = UInt8(min(Float(word >> 8 & 0xFF) * scale + 0.5, 255))
+                            lines[target + 2] = UInt8(min(Float(word >> 16 & 0xFF) * scale + 0.5, 255))
+                            lines[target + 3] = UInt8(alpha)
                         }
                         target += 4
                         source += 4

@@ -45,16 +45,24 @@ package struct Canvas {
                     let cellRow = row * mask.stride
                     var index = ((mask.originY + row) * width + mask.originX + firstColumn) * 4
                     for column in firstColumn..<lastColumn {
+                        // Most of a mask is empty: below 0.0019 the coverage rounds to 0 of 255,
+                        // and one comparison skips the pixel.
                         let cover = cells[cellRow + column]
-                        if cover >= 1 && opaque {
+                        guard cover >= 0.0019 else {
+                            index += 4
+                            continue
+                        }
+                        // Coverage in 0…255, as the blend uses it: a pixel the edges' rounding
+                        // leaves at 0.9999 is fully covered.
+                        let c = min(Int(cover * 255 + 0.5), 255)
+                        if c == 255 && opaque {
                             // Inside an opaque shape: the colour itself, whatever was there.
                             pixels[index] = color.red
                             pixels[index + 1] = color.green
                             pixels[index + 2] = color.blue
                             pixels[index + 3] = 255
-                        } else if cover > 0 {
-                            // Coverage in 0…255; source-over: source × c + destination × (1 − a × c).
-                            let c = Int(cover * 255 + 0.5)
+                        } else if c > 0 {
+                            // Source-over: source × c + destination × (1 − a × c).
                             let keep = 255 - Self.divide255(alpha * c)
                             pixels[index] = UInt8(
                                 truncatingIfNeeded: Self.divide255(red * c + Int(pixels[index]) * keep))
