@@ -199,20 +199,22 @@ extension RingScene {
         for index in g.rings.indices {
             let layout = g.rings[index]
             let given = spec.ring(index)
-            var ring = Ring()
             let trackStroke = Stroke(
                 arc: g.track, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: trackClosed)
-            switch given.track {
-            case .none: ring.track = nil
-            case .color(let color): ring.track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil))
-            case .standard: ring.track = Track(stroke: trackStroke, color: standardTrack)
-            }
-            if !layout.trackSegments.isEmpty {
-                ring.track?.segments = layout.trackSegments.map {
+            let trackSegments =
+                layout.trackSegments.isEmpty
+                ? []
+                : layout.trackSegments.map {
                     Stroke(arc: $0, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
                 }
+            let track: Track?
+            switch given.track {
+            case .none: track = nil
+            case .color(let color):
+                track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil), segments: trackSegments)
+            case .standard: track = Track(stroke: trackStroke, color: standardTrack, segments: trackSegments)
             }
-            ring.outline = spec.outline.map { color in
+            let outline = spec.outline.map { color in
                 Outline(
                     arc: g.track, radius: layout.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
                     isClosed: trackClosed, width: g.outlineWidth, color: color)
@@ -221,18 +223,21 @@ extension RingScene {
             if index == 0 {
                 firstBarColor = gradient.map { $0.color(at: (layout.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
             }
+            var bar: Bar?
             if let arc = layout.bar {
                 let stroke = Stroke(
                     arc: arc, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: layout.barIsClosed)
-                let segments = layout.barSegments.map {
-                    Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
-                }
-                ring.bar = Bar(
-                    stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid), segments: segments)
+                let segments =
+                    layout.barSegments.isEmpty
+                    ? []
+                    : layout.barSegments.map {
+                        Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
+                    }
+                bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid), segments: segments)
                 hasBar = true
                 hasLength = hasLength || !stroke.isDot
             }
-            rings.append(ring)
+            rings.append(Ring(track: track, outline: outline, bar: bar))
         }
         self.rings = rings
         shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
