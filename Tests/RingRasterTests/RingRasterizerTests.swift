@@ -48,6 +48,63 @@ import Testing
         }
     }
 
+    /// A ring of at most 256 colours is written with a palette: the same pixels, exactly, in
+    /// fewer bytes than its RGBA rows compress to.
+    @Test(arguments: [
+        "p=72", "p=100,75,50,25&size=160&width=12&gap=4", "p=64&half&caption=x&bg=0d1117", "p=72&track=none",
+    ])
+    func aRingOfFewColoursIsWrittenWithAPalette(query: String) throws {
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let canvas = RingRasterizer.draw(scene, scale: 1)
+        let lines = canvas.scanlines()
+        let decoded = try PNGDecoder(PNGEncoder.encode(scanlines: lines, width: canvas.width, height: canvas.height))
+        #expect(decoded.colourType == 3, "\(query)")
+        // tRNS only when something is translucent: on an opaque background nothing is.
+        let opaque = query.contains("bg=")
+        #expect(decoded.chunkTypes == ["IHDR", "sRGB", "PLTE"] + (opaque ? [] : ["tRNS"]) + ["IDAT", "IEND"])
+        #expect(decoded.pixels == Self.straight(lines, width: canvas.width, height: canvas.height), "\(query)")
+        // Translucent entries first: tRNS ends at the last of them.
+        let translucent = decoded.palette.filter { $0[3] != 255 }.count
+        #expect(decoded.palette.prefix(translucent).allSatisfy { $0[3] != 255 })
+        let png = PNGEncoder.encode(scanlines: lines, width: canvas.width, height: canvas.height)
+        #expect(png.count < PNGEncoder.deflate(lines, level: PNGEncoder.compressionLevel).count, "\(query)")
+    }
+
+    /// 256 colours still fit a palette; 257 do not, and the image is written as RGBA, unchanged.
+    @Test(arguments: [256, 257])
+    func thePaletteHoldsAtMost256Colours(colours: Int) throws {
+        let width = 17
+        let height = (colours + width - 1) / width + 2
+        var lines: [UInt8] = []
+        for row in 0..<height {
+            lines.append(0)
+            for column in 0..<width {
+                let index = min(row * width + column, colours - 1)
+                lines += [UInt8(index & 0xFF), UInt8(index >> 8), 7, UInt8(truncatingIfNeeded: 255 - index % 3)]
+            }
+        }
+        let decoded = try PNGDecoder(PNGEncoder.encode(scanlines: lines, width: width, height: height))
+        #expect(decoded.colourType == (colours <= 256 ? 3 : 6))
+        #expect(decoded.pixels == Self.straight(lines, width: width, height: height))
+    }
+
+    /// Edge coverage comes in 31 steps: a ring on nothing has no other alpha values.
+    @Test func edgeCoverageHas31Steps() throws {
+        let image = try png("p=72&track=none&label=none&color=ff0000")
+        let steps = Set((0...31).map { UInt8($0 * 255 / 31) })
+        let alphas = Set(Swift.stride(from: 3, to: image.pixels.count, by: 4).map { image.pixels[$0] })
+        #expect(alphas.isSubset(of: steps), "\(alphas.subtracting(steps).sorted())")
+        #expect(alphas.count > 20, "edges use the steps: \(alphas.count)")
+    }
+
+    /// The scanlines without their filter bytes.
+    private static func straight(_ lines: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let rowBytes = width * 4 + 1
+        var pixels: [UInt8] = []
+        for row in 0..<height { pixels += lines[row * rowBytes + 1..<(row + 1) * rowBytes] }
+        return pixels
+    }
+
     @Test(arguments: [
         ("p=72", 120, 120), ("p=72&scale=2", 240, 240), ("p=64&half", 120, 68), ("p=64&half&scale=3", 360, 204),
     ])

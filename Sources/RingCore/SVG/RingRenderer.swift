@@ -6,12 +6,14 @@ public enum RingRenderer {
     /// label never reads 100 % on an open ring or 0 % beside a mark; CJK and emoji fonts.
     /// 3: a gradient bar's pieces are cut to the bar's exact shape by a mask, so its edges are
     /// anti-aliased once (as the PNG engine draws them).
-    public static let version = 3
+    /// 4: the PNG engine keeps 31 steps of edge coverage and writes rings of at most 256
+    /// colours with a palette (SVG bytes are unchanged; the version names both formats).
+    public static let version = 4
 
-    /// When ``version`` began, in seconds since 1970 (2026-12-01T09:00:00Z): every ring's
+    /// When ``version`` began, in seconds since 1970 (2026-12-01T13:00:00Z): every ring's
     /// `Last-Modified`, since a ring's bytes change only with the renderer. Moves forward with
     /// every version bump.
-    public static let versionDate = 1_796_115_600
+    public static let versionDate = 1_796_130_000
 
     /// The SVG document for `spec`. Pass `digest` when the caller has it already (the server
     /// needs it for its cache first), so the canonical key is not built and hashed twice.

@@ -17,6 +17,8 @@ package final class RenderScratch {
     var pixels: [UInt8] = []
     var cells: [Float] = []
     var lines: [UInt8] = []
+    /// The rows as palette indices, for an image of at most 256 colours.
+    var indexed: [UInt8] = []
     var output: [UInt8] = []
     /// Kept for the thread's life: `deflateInit2` allocates and clears its state, which costs
     /// more than compressing a small ring; `deflateReset` keeps it.
@@ -44,6 +46,7 @@ package final class RenderScratch {
         if pixels.capacity > Self.retainedBytes { pixels = [] }
         if cells.capacity * MemoryLayout<Float>.size > Self.retainedBytes { cells = [] }
         if lines.capacity > Self.retainedBytes { lines = [] }
+        if indexed.capacity > Self.retainedBytes { indexed = [] }
         if output.capacity > Self.retainedBytes { output = [] }
     }
 
