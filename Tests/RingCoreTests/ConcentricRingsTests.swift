@@ -1,4 +1,5 @@
 import Foundation
+import RingTestSupport
 import Testing
 
 @testable import RingCore
@@ -117,7 +118,7 @@ import Testing
     /// Every ring follows the geometry rules: no dot at 0, closed at 1, just under 1 open, and
     /// everything inside the box.
     @Test func everyRingFollowsTheGeometryRules() throws {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 15)  // reproducible, like every property test here
         let interesting: [Double] = [0, 100, 99.99, 0.01, 50, 150, -5]
         for _ in 0..<400 {
             let count = Int.random(in: 1...4, using: &generator)
