@@ -29,7 +29,8 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(
-            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer"], swiftSettings: swiftSettings),
+            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem"],
+            swiftSettings: swiftSettings),
         .executableTarget(
             name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
             swiftSettings: swiftSettings),

@@ -1,8 +1,11 @@
 /// What the server asks of the application: a response for each request.
 ///
 /// Called on an event-loop thread, synchronously, in request order per connection; it must
-/// not block. The server handles framing, `Content-Length`, `Date`, `Connection`, HEAD
-/// (GET's headers without the body) and every protocol error before a responder sees a request.
+/// not block, and it must be cheap: every other connection on the loop waits while it runs.
+/// Work that is not cheap goes elsewhere: keep the ``HTTPReply``, return nil, and send the
+/// response through the reply once it is ready. The server handles framing,
+/// `Content-Length`, `Date`, `Connection`, HEAD (GET's headers without the body) and every
+/// protocol error before a responder sees a request.
 ///
 /// ```swift
 /// struct Hello: HTTPResponder {
@@ -12,5 +15,22 @@
 /// }
 /// ```
 public protocol HTTPResponder: Sendable {
+    /// The response to `request`, made at once.
     func respond(to request: HTTPRequest) -> HTTPResponse
+
+    /// The response now, or nil after keeping `reply` to answer later from any thread. What
+    /// the server calls; by default ``respond(to:)``.
+    func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse?
+
+    /// The server has begun to drain: work not yet started may be answered at once (a 503,
+    /// say) instead of done. Called once, from the thread that asked the server to stop.
+    func drainBegan()
+}
+
+extension HTTPResponder {
+    public func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+        respond(to: request)
+    }
+
+    public func drainBegan() {}
 }

@@ -34,6 +34,7 @@ public final class Server: Sendable {
         var port: Int?
         var signalSources: [any DispatchSourceSignal] = []
         var deadlineTimer: (any DispatchSourceTimer)?
+        var stopping = false
     }
 
     public init(
@@ -112,10 +113,17 @@ public final class Server: Sendable {
         return (loops, port)
     }
 
-    /// Stops accepting, lets in-flight responses finish, closes idle connections; the loops
-    /// exit when drained or after `drainTimeout`. Safe to call from any thread, more than once.
+    /// Stops accepting at once (a new connection is refused), tells the responder, lets
+    /// in-flight responses finish and closes idle connections; the loops exit when drained or
+    /// after `drainTimeout`, whatever is left. Safe to call from any thread, more than once.
     public func shutdown() {
-        for loop in state.withLock({ $0.loops }) { loop.requestStop() }
+        let (loops, first) = state.withLock { state -> ([EventLoop], Bool) in
+            defer { state.stopping = true }
+            return (state.loops, !state.stopping)
+        }
+        for loop in loops { loop.shutDownListener() }
+        if first { responder.drainBegan() }
+        for loop in loops { loop.requestStop() }
     }
 
     /// Blocks until every event loop has exited.

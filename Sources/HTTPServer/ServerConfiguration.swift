@@ -5,8 +5,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var host: String = "0.0.0.0"
     /// TCP port; 0 asks the kernel for a free one (tests use this).
     public var port: Int = 8080
-    /// Event loops, each one thread with its own poller and listening socket.
-    public var eventLoops: Int = ServerConfiguration.processorCount
+    /// Event loops, each one thread with its own poller and listening socket; by default one per
+    /// CPU the process may use (``CPUBudget``).
+    public var eventLoops: Int = CPUBudget.available
     /// How the loops wait for sockets: epoll where it exists (Linux), Dispatch elsewhere.
     public var io: IOBackend = .platformDefault
     /// Connections held at once; more are accepted and closed at once.
@@ -19,6 +20,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var maxHeaderCount: Int = 100
     /// Largest request body read (and discarded); larger → 413 and close.
     public var maxBodyBytes: Int = 64 * 1024
+    /// Pipelined requests a connection answers per turn of its loop before every other ready
+    /// connection gets its turn; the rest wait, in order, and nothing more is read meanwhile.
+    public var maxRequestsPerTurn: Int = 4
     /// Pending response bytes at which a connection stops reading until the client catches up.
     public var maxPendingOutputBytes: Int = 256 * 1024
     /// Deadline for a whole request head (slow-header clients are cut off), seconds.
@@ -39,11 +43,6 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var backlog: Int32 = 1024
 
     public init() {}
-
-    /// The number of online processors.
-    public static var processorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }
 }
 
 /// How event loops wait for their sockets. Both serve the same HTTP, pass the same tests and

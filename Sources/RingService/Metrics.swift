@@ -20,6 +20,7 @@ public final class Metrics: Sendable {
 
     private let requests: [Counter]
     private let renderErrors = Counter()
+    private let queueFull = Counter()
     private let pngRefused = Counter()
     private let renderCounts: [Counter]
     private let renderCount = Counter()
@@ -57,9 +58,33 @@ public final class Metrics: Sendable {
         renderErrors.value.add(1, ordering: .relaxed)
     }
 
-    /// Counts a PNG refused with 503 because the PNG render limit was reached.
-    public func recordPNGRefused() {
-        pngRefused.value.add(1, ordering: .relaxed)
+    /// Why a new ring was answered 503.
+    public enum Refusal: Sendable {
+        /// The render queue was full.
+        case queueFull
+        /// The large PNG renders allowed at once were all taken.
+        case largePNG
+    }
+
+    /// Counts a new ring answered 503.
+    public func recordRenderRefused(_ reason: Refusal) {
+        switch reason {
+        case .queueFull: queueFull.value.add(1, ordering: .relaxed)
+        case .largePNG: pngRefused.value.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// The render pool as the scrape sees it.
+    public struct PoolStatistics: Sendable {
+        public var queued: Int
+        public var running: Int
+        public var threads: Int
+
+        public init(queued: Int, running: Int, threads: Int) {
+            self.queued = queued
+            self.running = running
+            self.threads = threads
+        }
     }
 
     /// Records how long parsing and rendering one ring took.
@@ -73,7 +98,9 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition (format 0.0.4).
-    public func exposition(cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics) -> String {
+    public func exposition(
+        cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics, pool: PoolStatistics
+    ) -> String {
         var text = ""
         func family(_ name: String, _ type: String, _ help: String) {
             text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
@@ -91,6 +118,8 @@ public final class Metrics: Sendable {
         text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
         family("ring_png_renders_refused_total", "counter", "New PNGs answered 503: the PNG render limit was reached.")
         text += "ring_png_renders_refused_total \(pngRefused.value.load(ordering: .relaxed))\n"
+        family("ring_render_queue_full_total", "counter", "New rings answered 503: the render queue was full.")
+        text += "ring_render_queue_full_total \(queueFull.value.load(ordering: .relaxed))\n"
         family("ring_render_seconds", "histogram", "Time to parse a query and render its ring (cache misses).")
         var cumulative = 0
         for (bound, counter) in zip(Self.renderBuckets, renderCounts) {
@@ -113,6 +142,13 @@ public final class Metrics: Sendable {
         single("ring_cache_bytes", "gauge", "Bytes held by the response cache.", cache.bytes)
         single("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.", cacheCapacity)
         single("ring_cache_entries", "gauge", "Rings held by the response cache.", cache.entries)
+        single("ring_render_queue_length", "gauge", "Renders waiting for a render thread.", pool.queued)
+        single("ring_render_running", "gauge", "Renders running on render threads now.", pool.running)
+        single("ring_render_threads", "gauge", "Render threads.", pool.threads)
+        if let resident = ProcessMemory.residentBytes {
+            single(
+                "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", resident)
+        }
         single("ring_open_connections", "gauge", "Client connections open now.", server.openConnections)
         single("ring_connections_accepted_total", "counter", "Client connections accepted.", server.acceptedConnections)
         single(

@@ -170,7 +170,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Keeps `query` in the store as a way to reach `key`.
-    private func remember(_ query: Query, as key: Key) {
+    public func remember(_ query: Query, as key: Key) {
         let alias = Alias(text: query.text, format: query.format, key: key)
         shard(for: query).withLock { $0.aliases.insert(alias, for: query.hash, cost: Self.aliasCost(query)) }
     }

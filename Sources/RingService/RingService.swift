@@ -10,14 +10,21 @@ import RingRaster
 
 /// The ring service as an ``HTTPResponder``: `/ring.svg`, `/ring.png`, `/healthz`, `/metrics`
 /// and the playground at `/`. Nothing is ever read from the file system because of a URL.
+///
+/// A repeated URL is one cache lookup. A new ring is parsed on the event loop, its cost
+/// estimated (``RenderCost``), and then rendered there if cheap, handed to the
+/// ``RenderPool`` if not, or refused with an error image if past the ceiling. Error images
+/// are cached like rings, under the digest of their message.
 public final class RingService: HTTPResponder {
     public let configuration: ServiceConfiguration
     public let cache: ResponseCache
     public let metrics = Metrics()
     private let accessLog: AccessLog
     private let serverStatistics: ServerStatistics
-    /// Admits PNG renders, at most `pngRenderLimit` at once across all loops.
+    /// Admits large PNG renders, at most `pngRenders` queued or running at once.
     package let pngRenders: RenderGate
+    /// Where renders too costly for an event loop run.
+    package let pool: RenderPool
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
@@ -37,20 +44,92 @@ public final class RingService: HTTPResponder {
             .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + short)
         self.accessLog = accessLog
         self.serverStatistics = serverStatistics
-        self.pngRenders = RenderGate(limit: configuration.pngRenderLimit)
+        self.pngRenders = RenderGate(limit: configuration.pngRenders)
+        // The finish closure is the pool's only reference back: the service owns the pool.
+        let finished = Finished()
+        self.pool = RenderPool(
+            threads: configuration.renderThreadCount, queueLimit: configuration.renderQueue,
+            finish: { entry, key, waiters in finished.service?.answer(waiters, with: entry, key: key) })
+        finished.service = self
     }
 
+    /// Lets the pool reach the service without keeping it alive.
+    private final class Finished: @unchecked Sendable {  // set once, before any render
+        weak var service: RingService?
+    }
+
+    /// The response, made now: renders inline whatever it costs (tests, benchmarks, tools).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
-        let started = accessLog.isEnabled ? MonotonicClock.now() : 0
-        let (route, response, cacheState) = route(request)
-        metrics.record(route: route, status: response.status.code)
-        if accessLog.isEnabled {
-            accessLog.record(
-                method: request.method.rawValue, path: request.path, query: request.query, status: response.status.code,
-                bytes: request.method == .head ? 0 : response.body.count,
-                microseconds: Int((MonotonicClock.now() - started) * 1e6), cache: cacheState)
+        // Without a reply to keep, `answer` never defers.
+        answer(request, reply: nil) ?? Self.busy
+    }
+
+    /// The response now, or nil when a render thread will send it through `reply`.
+    public func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+        answer(request, reply: reply)
+    }
+
+    /// Renders not yet begun are answered 503 at once: the server is going away.
+    public func drainBegan() {
+        pool.dropQueued { waiter in
+            let response = Self.draining
+            record(waiter.request, response, cacheState: "miss", started: waiter.started)
+            waiter.reply.send(response)
         }
+    }
+
+    private func answer(_ request: HTTPRequest, reply: HTTPReply?) -> HTTPResponse? {
+        let started = accessLog.isEnabled ? MonotonicClock.now() : 0
+        guard let endpoint = Endpoint(path: request.path) else {
+            return finish(request, .notFound, notFound, "-", started)
+        }
+        guard request.method == .get || request.method == .head else {
+            return finish(request, endpoint.route, methodNotAllowed, "-", started)
+        }
+        let response: HTTPResponse
+        switch endpoint {
+        case .image(let format):
+            switch image(request, format: format, reply: reply, started: started) {
+            case .now(let response, let hit): return finish(request, .ring, response, hit ? "hit" : "miss", started)
+            case .later: return nil  // counted and logged when answered
+            }
+        case .healthz:
+            response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
+        case .metrics:
+            let text = metrics.exposition(
+                cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics,
+                pool: Metrics.PoolStatistics(queued: pool.queued, running: pool.running, threads: pool.threads))
+            response = HTTPResponse(
+                status: .ok,
+                headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")]
+                    + Self.commonHeaders,
+                body: Array(text.utf8))
+        case .playground:
+            response = PlaygroundPage.response
+        }
+        return finish(request, endpoint.route, Self.conditional(response, for: request), "-", started)
+    }
+
+    /// Counts and logs an answer, and passes it on.
+    private func finish(
+        _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cacheState: String,
+        _ started: Double
+    ) -> HTTPResponse {
+        metrics.record(route: route, status: response.status.code)
+        if accessLog.isEnabled { log(request, response, cacheState: cacheState, started: started) }
         return response
+    }
+
+    private func record(_ request: HTTPRequest, _ response: HTTPResponse, cacheState: String, started: Double) {
+        metrics.record(route: .ring, status: response.status.code)
+        if accessLog.isEnabled { log(request, response, cacheState: cacheState, started: started) }
+    }
+
+    private func log(_ request: HTTPRequest, _ response: HTTPResponse, cacheState: String, started: Double) {
+        accessLog.record(
+            method: request.method.rawValue, path: request.path, query: request.query, status: response.status.code,
+            bytes: request.method == .head ? 0 : response.body.count,
+            microseconds: Int((MonotonicClock.now() - started) * 1e6), cache: cacheState)
     }
 
     /// What a path names.
@@ -79,109 +158,139 @@ public final class RingService: HTTPResponder {
         }
     }
 
-    private func route(_ request: HTTPRequest) -> (Metrics.Route, HTTPResponse, String) {
-        guard let endpoint = Endpoint(path: request.path) else { return (.notFound, notFound, "-") }
-        guard request.method == .get || request.method == .head else {
-            return (endpoint.route, methodNotAllowed, "-")
-        }
-        let response: HTTPResponse
-        switch endpoint {
-        case .image(let format):
-            let (response, hit) = image(request, format: format)
-            return (.ring, response, hit ? "hit" : "miss")
-        case .healthz:
-            response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
-        case .metrics:
-            let text = metrics.exposition(
-                cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics)
-            response = HTTPResponse(
-                status: .ok,
-                headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")]
-                    + Self.commonHeaders,
-                body: Array(text.utf8))
-        case .playground:
-            response = PlaygroundPage.response
-        }
-        return (endpoint.route, Self.conditional(response, for: request), "-")
+    /// An image answered now (and whether from the cache), or later by a render thread.
+    private enum ImageOutcome {
+        case now(HTTPResponse, hit: Bool)
+        case later
     }
 
-    /// The hot path: one cache lookup by raw query; parse and render only on a miss.
-    private func image(_ request: HTTPRequest, format: ImageFormat) -> (HTTPResponse, Bool) {
+    /// The hot path: one cache lookup by raw query; parse, estimate and render only on a miss.
+    private func image(_ request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
+        -> ImageOutcome
+    {
         let query = ResponseCache.Query(request.query, format: format.rawValue)
         let loop = request.eventLoop
         if let entry = cache.lookup(query: query, loop: loop) {
-            return (Self.select(entry, for: request), true)
+            return .now(Self.select(entry, for: request), hit: true)
         }
-        let started = MonotonicClock.now()
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
-            return (errorResponse(message: message, format: format, request: request), false)
+            return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
         let spec: RingSpec
         do {
             spec = try RingSpec(query: query.text)
         } catch {
-            return (errorResponse(message: error.description, format: format, request: request), false)
+            return .now(
+                errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
         }
         let digest = spec.digest
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
         if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
-            return (Self.select(entry, for: request), false)
+            return .now(Self.select(entry, for: request), hit: false)
         }
-        let body: [UInt8]
+        let cost: RenderCost
+        let render: @Sendable () -> [UInt8]
+        var gate: RenderGate?
         switch format {
         case .svg:
-            body = RingRenderer.render(spec, digest: digest)
+            cost = RenderCost.estimate(spec)
+            render = { RingRenderer.render(spec, digest: digest) }
         case .png:
             let scene = RingScene(spec: spec)
             if let refusal = configuration.raster.refusal(scene, scale: spec.scale) {
-                return (errorResponse(message: refusal, format: format, request: request), false)
+                return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
             }
             let (width, height) = RingRasterizer.pixelSize(of: scene, scale: spec.scale)
-            let gated = width * height > configuration.pngGatePixels
-            guard let rendered = renderPNG(scene, scale: spec.scale, gated: gated) else { return (Self.busy, false) }
-            body = rendered
+            cost = RenderCost.estimate(spec, pngPixels: width * height)
+            if width * height > configuration.pngGatePixels { gate = pngRenders }
+            render = { RingRasterizer.png(scene, scale: spec.scale) }
         }
-        metrics.recordRender(seconds: MonotonicClock.now() - started)
-        let entry = makeEntry(
-            body: body, etag: Self.etag("r", format, scale: spec.scale, digest),
-            shared: ringHeaders[Int(format.rawValue)])
-        cache.insert(entry, key: key, query: query)
-        return (Self.select(entry, for: request), false)
+        if cost.microseconds > Double(configuration.maxRenderMilliseconds) * 1000 {
+            let message =
+                "\(cost.culprit): this ring would take about \(Self.milliseconds(cost.microseconds)) to render,"
+                + " past the limit of \(configuration.maxRenderMilliseconds) ms"
+            return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
+        }
+        let etag = Self.etag("r", format, scale: spec.scale, digest)
+        let headers = ringHeaders[Int(format.rawValue)]
+        let make: @Sendable () -> ResponseCache.Entry = { [metrics] in
+            let renderStarted = MonotonicClock.now()
+            let body = render()
+            metrics.recordRender(seconds: MonotonicClock.now() - renderStarted)
+            return Self.makeEntry(body: body, etag: etag, shared: headers)
+        }
+        guard let reply, cost.microseconds > Double(configuration.inlineRenderMicroseconds) else {
+            let entry = make()
+            cache.insert(entry, key: key, query: query)
+            return .now(Self.select(entry, for: request), hit: false)
+        }
+        let waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
+        switch pool.submit(key, waiter: waiter, gate: gate, render: make) {
+        case .queued, .joined:
+            return .later
+        case .queueFull:
+            metrics.recordRenderRefused(.queueFull)
+            return .now(Self.busy, hit: false)
+        case .gateFull:
+            metrics.recordRenderRefused(.largePNG)
+            return .now(Self.busy, hit: false)
+        }
     }
 
-    /// Renders a PNG; a `gated` (large) one only if fewer than `pngRenderLimit` are running,
-    /// else nil. Renders run on the loop that asked, so the bound keeps a flood of distinct
-    /// large PNGs from taking every loop.
-    private func renderPNG(_ scene: RingScene, scale: Int, gated: Bool) -> [UInt8]? {
-        guard gated else { return RingRasterizer.png(scene, scale: scale) }
-        guard pngRenders.enter() else {
-            metrics.recordPNGRefused()
-            return nil
+    /// On a render thread: stores the entry and answers every request that waited for it.
+    private func answer(_ waiters: [RenderPool.Waiter], with entry: ResponseCache.Entry, key: ResponseCache.Key) {
+        for (index, waiter) in waiters.enumerated() {
+            if index == 0 {
+                cache.insert(entry, key: key, query: waiter.query)
+            } else {
+                cache.remember(waiter.query, as: key)
+            }
+            let response = Self.select(entry, for: waiter.request)
+            record(waiter.request, response, cacheState: "miss", started: waiter.started)
+            waiter.reply.send(response)
         }
-        defer { pngRenders.leave() }
-        return RingRasterizer.png(scene, scale: scale)
     }
 
-    /// The answer to a PNG that cannot be rendered now: retry in a second, and no cache may
-    /// keep it.
+    /// `microseconds` as whole milliseconds, or to a tenth below 10.
+    private static func milliseconds(_ microseconds: Double) -> String {
+        let tenths = Int((microseconds / 100).rounded())
+        return tenths >= 100 ? "\(tenths / 10) ms" : "\(tenths / 10).\(tenths % 10) ms"
+    }
+
+    /// The answer to a new ring that cannot be rendered now: retry in a second, and no cache
+    /// may keep it.
     private static let busy = HTTPResponse.text(
-        .serviceUnavailable, "busy: too many large PNG renders at once, retry\n",
+        .serviceUnavailable, "busy: too many renders waiting, retry\n",
+        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
+
+    /// The answer to a render dropped because the server is stopping.
+    private static let draining = HTTPResponse.text(
+        .serviceUnavailable, "stopping: retry\n",
         headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
 
     /// An invalid query still gets an image (image proxies drop non-2xx answers), with the
-    /// message in `X-Ring-Error` and a short max-age.
-    private func errorResponse(message: String, format: ImageFormat, request: HTTPRequest) -> HTTPResponse {
+    /// message in `X-Ring-Error` and a short max-age. It is cached like a ring, under the
+    /// digest of its message, so a repeated invalid URL is a cache hit.
+    private func errorResponse(
+        message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
+    ) -> HTTPResponse {
         metrics.recordRenderError()
+        let digest = RingDigest(of: message)
+        let key = ResponseCache.Key(digest: digest, format: format.errorVariant)
+        if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
+            return Self.select(entry, for: request)
+        }
         let body = format == .svg ? ErrorImage.render(message: message) : ErrorImage.png(message: message)
-        let entry = makeEntry(
-            body: body, etag: Self.etag("e", format, scale: 1, RingDigest(of: message)),
+        let entry = Self.makeEntry(
+            body: body, etag: Self.etag("e", format, scale: 1, digest),
             shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
+        cache.insert(entry, key: key, query: query)
         return Self.select(entry, for: request)
     }
 
-    private func makeEntry(
+    private static func makeEntry(
         body: [UInt8], etag: String, shared: ImageHeaders, extra: [(String, String)] = []
     ) -> ResponseCache.Entry {
         // The 200 and the 304 carry the same per-ring lines: serialize them once.
@@ -253,7 +362,7 @@ public final class RingService: HTTPResponder {
 
     /// The constant headers of image responses, serialized once for all of them. The 304
     /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
-    private struct ImageHeaders {
+    private struct ImageHeaders: Sendable {
         var ok: HTTPHeaderBlock
         var notModified: HTTPHeaderBlock
 
@@ -301,6 +410,10 @@ enum ImageFormat: UInt8, CaseIterable {
         case .png: "png"
         }
     }
+
+    /// The cache key's variant for an error image: its own, so an error image never shares an
+    /// entry with a ring.
+    var errorVariant: UInt8 { 0x80 | rawValue }
 
     /// The cache key's output variant: the SVG ignores `scale`; each PNG scale is its own image.
     func variant(scale: Int) -> UInt8 {

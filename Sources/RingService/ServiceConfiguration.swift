@@ -1,3 +1,4 @@
+import HTTPServer
 import RingRaster
 
 /// The ring service's own settings (the server's live in `ServerConfiguration`).
@@ -24,17 +25,31 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The largest PNG and the most memory one PNG render may take; larger ones get an error
     /// image naming `size` or `scale`.
     public var raster = RasterLimits()
-    /// Large PNG renders allowed at once, across all loops; a new large PNG past them gets 503
-    /// with `Retry-After`, while SVGs, small and cached PNGs are still served. 0 means one less
-    /// than the event loops (at least 1), so a loop is always free of large PNG work.
-    public var pngRenders: Int = 0
-    /// PNGs of at most this many pixels render at once, without a place among ``pngRenders``:
-    /// 300 × 300 costs a few milliseconds, and two people (or a page's image and its script)
-    /// asking for one new small PNG together should both get it.
+    /// Large PNG renders (past ``pngGatePixels``) queued or running at once, across all loops;
+    /// a new large PNG past them gets 503 with `Retry-After`, while SVGs, small and cached PNGs
+    /// are still served. Each may take up to `raster.maxRenderBytes`: the memory bound counts
+    /// this many (docs/operations.md).
+    public var pngRenders: Int = 1
+    /// PNGs of at most this many pixels render without a place among ``pngRenders``: 300 × 300
+    /// costs a few milliseconds and under 2 MiB.
     public var pngGatePixels: Int = 90_000
 
-    /// ``pngRenders`` resolved: what 0 stands for.
-    public var pngRenderLimit: Int { pngRenders > 0 ? pngRenders : max(1, eventLoops - 1) }
+    /// Render threads, which take every render too costly for an event loop; 0 means one per
+    /// CPU the process may use.
+    public var renderThreads: Int = 0
+    /// Renders that may wait for a render thread; a new ring past them gets 503 with
+    /// `Retry-After`.
+    public var renderQueue: Int = 64
+    /// Rings whose estimated render time (``RenderCost``) is at most this many microseconds
+    /// are rendered on the event loop that asked: handing them over would cost more than
+    /// rendering. The default SVG ring takes about 2.
+    public var inlineRenderMicroseconds: Int = 25
+    /// Rings whose estimated render time is past this many milliseconds get an error image
+    /// naming the parameter that makes them costly.
+    public var maxRenderMilliseconds: Int = 250
+
+    /// ``renderThreads`` resolved: what 0 stands for.
+    public var renderThreadCount: Int { renderThreads > 0 ? renderThreads : CPUBudget.available }
 
     public init() {}
 }

@@ -98,7 +98,21 @@ enum ServeCommand {
             log = text
             return !text.isEmpty
         },
-        .server("--threads", "N", "event loops, one thread each; default: cores", \.eventLoops, in: 1...256),
+        .server(
+            "--threads", "N", "event loops, one thread each; default: the CPUs this process may use", \.eventLoops,
+            in: 1...256),
+        .service(
+            "--render-threads", "N", "render threads; 0: the CPUs this process may use", \.renderThreads, in: 0...256),
+        .service("--render-queue", "N", "renders that may wait for a thread, else 503", \.renderQueue, in: 1...65536),
+        .service(
+            "--inline-render-us", "MICROSECONDS", "rings estimated to render within this run on the event loop",
+            \.inlineRenderMicroseconds, in: 0...1_000_000),
+        .service(
+            "--max-render-ms", "MILLISECONDS", "rings estimated to take longer get an error image",
+            \.maxRenderMilliseconds, in: 1...600_000),
+        .server(
+            "--requests-per-turn", "N", "pipelined requests a connection answers before others get a turn",
+            \.maxRequestsPerTurn, in: 1...1024),
         Flag(
             name: "--io", value: IOBackend.allCases.map(\.rawValue).joined(separator: "|"),
             help: "how the loops wait for sockets (\(IOBackend.platformDefault.rawValue))"
@@ -132,8 +146,8 @@ enum ServeCommand {
             "--png-max-render-mb", "N", "most memory one PNG render may take, in MiB", \.raster.maxRenderBytes,
             in: 1...4096, scale: 1 << 20),
         .service(
-            "--png-renders", "N", "large PNG renders at once, else 503; 0: one less than the loops", \.pngRenders,
-            in: 0...256),
+            "--png-renders", "N", "large PNG renders queued or running at once, else 503", \.pngRenders,
+            in: 1...256),
         .service(
             "--png-gate-pixels", "N", "PNGs larger than this many pixels need a render place", \.pngGatePixels,
             in: 0...67_108_864),
@@ -213,7 +227,7 @@ enum ServeCommand {
             server.shutdownOnSignals()
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops, \(configuration.io.rawValue))",
+                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops, \(configuration.io.rawValue); \(service.renderThreadCount) render threads; \(CPUBudget.available) CPUs available)",
                 to: &stderr)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)

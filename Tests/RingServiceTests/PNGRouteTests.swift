@@ -107,7 +107,8 @@ import Testing
         #expect(try harness.get("/ring.png?p=11&size=300").status == 200)  // 90 000 px: no place needed
         #expect(
             harness.service.metrics.exposition(
-                cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics()
+                cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics(),
+                pool: .init(queued: 0, running: 0, threads: 1)
             ).contains("ring_png_renders_refused_total 1\n"))
         harness.service.pngRenders.leave()
         #expect(try harness.get("/ring.png?p=11&size=400").status == 200)
@@ -123,13 +124,16 @@ import Testing
         #expect(!gate.enter())
     }
 
-    @Test func theDefaultLimitLeavesALoopFree() {
+    /// One large PNG at a time by default, whatever the CPUs: the memory bound counts one
+    /// largest render (docs/operations.md). Render threads default to the CPU budget.
+    @Test func theDefaultsHoldTheMemoryBound() {
         var configuration = ServiceConfiguration()
-        configuration.eventLoops = 4
-        #expect(configuration.pngRenderLimit == 3)
-        configuration.eventLoops = 1
-        #expect(configuration.pngRenderLimit == 1)
-        configuration.pngRenders = 8
-        #expect(configuration.pngRenderLimit == 8)
+        #expect(configuration.pngRenders == 1)
+        #expect(
+            RingService(configuration: configuration, accessLog: try! AccessLog(.off), serverStatistics: .init())
+                .pngRenders.limit == 1)
+        #expect(configuration.renderThreadCount == CPUBudget.available)
+        configuration.renderThreads = 3
+        #expect(configuration.renderThreadCount == 3)
     }
 }

@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 import HTTPServer
 import HTTPTestSupport
 import RingCore
+import Synchronization
 import Testing
 
 @testable import RingService
@@ -64,9 +66,37 @@ final class InProcessService {
             configuration: configuration, accessLog: try AccessLog(.off), serverStatistics: ServerStatistics())
     }
 
+    /// The answer to `target`, as the server would get it: now, or through the reply once a
+    /// render thread is done (waited for up to 30 s).
     func get(_ target: String, method: String = "GET", headers: String = "") throws -> Answer {
         let request = try HTTPRequest(parsing: "\(method) \(target) HTTP/1.1\r\nHost: rings.test\r\n\(headers)\r\n")
-        let response = service.respond(to: request)
+        let later = Later()
+        let reply = HTTPReply.calling { later.set($0) }
+        guard let response = service.respond(to: request, reply: reply) ?? later.wait() else {
+            throw DeferredAnswerMissing()
+        }
+        return Self.answer(response)
+    }
+
+    struct DeferredAnswerMissing: Error {}
+
+    /// A response that a render thread hands over.
+    final class Later: Sendable {
+        private let response = Mutex<HTTPResponse?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        func set(_ value: HTTPResponse) {
+            response.withLock { $0 = value }
+            done.signal()
+        }
+
+        func wait() -> HTTPResponse? {
+            guard done.wait(timeout: .now() + 30) == .success else { return nil }
+            return response.withLock { $0 }
+        }
+    }
+
+    static func answer(_ response: HTTPResponse) -> Answer {
         let lines = String(decoding: response.sharedHeaders.bytes + response.headers.bytes, as: UTF8.self)
         let fields = lines.split(separator: "\r\n").map { line -> (String, String) in
             let colon = line.firstIndex(of: ":")!

@@ -7,11 +7,29 @@
 /// Names the calling thread (at most 15 bytes), as `top -H` and /proc/PID/task/*/comm show it.
 int csystem_set_thread_name(const char *name);
 
+/// Lowers the calling thread's scheduling priority (Linux: its nice value, which applies to
+/// one thread; Darwin: the utility QoS class), so render threads yield the CPU to event loops.
+/// Returns 0 on success.
+int csystem_lower_thread_priority(int nice_increment);
+
+/// The CPUs this process may run on, from sched_getaffinity(2); 0 where it cannot be read.
+int csystem_affinity_cpu_count(void);
+
+/// Hands free heap memory back to the system (glibc's malloc_trim); a no-op elsewhere.
+void csystem_release_free_memory(void);
+
+/// Sets glibc's malloc tunables: blocks of at least `mmap_threshold` bytes are mapped on their
+/// own and unmapped when freed, and at most `arena_max` arenas exist. A no-op elsewhere.
+void csystem_configure_allocator(int mmap_threshold, int arena_max);
+
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+
+/// sendmsg(2) of `count` buffers with MSG_NOSIGNAL: the head and shared body of responses in one call.
+long csystem_send_buffers(int fd, const struct iovec *buffers, int count);
 
 /// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block.
 int csystem_accept_nonblocking(int fd);

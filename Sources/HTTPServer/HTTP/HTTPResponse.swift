@@ -86,38 +86,41 @@ extension HTTPHeaderBlock {
     public static let empty = HTTPHeaderBlock([])
 }
 
-/// Writes responses into a connection's output buffer.
+/// Writes responses into a connection's output.
 enum ResponseSerializer {
-    /// Appends the whole response. `headOnly` for HEAD: same headers, no body.
+    /// Appends the whole response: the head into the connection's own buffer, the body by
+    /// reference. `headOnly` for HEAD: same headers, no body.
     static func append(
         _ response: HTTPResponse, headOnly: Bool, keepAlive: Bool, minorVersion: Int, date: [UInt8],
-        to out: inout [UInt8]
+        to output: inout OutputQueue
     ) {
-        // The server's own version, whatever the request's (RFC 9110 §2.5); `minorVersion`
-        // only decides the connection rules below.
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendInteger(response.status.code, to: &out)
-        out.append(0x20)
-        out.append(contentsOf: response.status.reason.utf8)
-        out.append(contentsOf: "\r\n".utf8)
-        out.append(contentsOf: response.sharedHeaders.bytes)
-        out.append(contentsOf: response.headers.bytes)
-        if !response.status.forbidsContent {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendInteger(response.body.count, to: &out)
+        output.appendOwned { out in
+            // The server's own version, whatever the request's (RFC 9110 §2.5); `minorVersion`
+            // only decides the connection rules below.
+            out.append(contentsOf: "HTTP/1.1 ".utf8)
+            appendInteger(response.status.code, to: &out)
+            out.append(0x20)
+            out.append(contentsOf: response.status.reason.utf8)
             out.append(contentsOf: "\r\n".utf8)
-        }
-        out.append(contentsOf: "Date: ".utf8)
-        out.append(contentsOf: date)
-        if !keepAlive {
-            out.append(contentsOf: "\r\nConnection: close\r\n\r\n".utf8)
-        } else if minorVersion == 0 {
-            out.append(contentsOf: "\r\nConnection: keep-alive\r\n\r\n".utf8)
-        } else {
-            out.append(contentsOf: "\r\n\r\n".utf8)
+            out.append(contentsOf: response.sharedHeaders.bytes)
+            out.append(contentsOf: response.headers.bytes)
+            if !response.status.forbidsContent {
+                out.append(contentsOf: "Content-Length: ".utf8)
+                appendInteger(response.body.count, to: &out)
+                out.append(contentsOf: "\r\n".utf8)
+            }
+            out.append(contentsOf: "Date: ".utf8)
+            out.append(contentsOf: date)
+            if !keepAlive {
+                out.append(contentsOf: "\r\nConnection: close\r\n\r\n".utf8)
+            } else if minorVersion == 0 {
+                out.append(contentsOf: "\r\nConnection: keep-alive\r\n\r\n".utf8)
+            } else {
+                out.append(contentsOf: "\r\n\r\n".utf8)
+            }
         }
         if !headOnly, !response.status.forbidsContent {
-            out.append(contentsOf: response.body)
+            output.append(body: response.body)
         }
     }
 

@@ -78,6 +78,16 @@ package enum SocketCalls {
         #endif
     }
 
+    /// Sends `count` buffers in one call (a response's head and its shared body); the bytes sent,
+    /// or -1 with `errno` set. Never raises `SIGPIPE`.
+    static func send(_ fd: Int32, buffers: UnsafePointer<iovec>, count: Int32) -> Int {
+        #if os(Linux)
+            return csystem_send_buffers(fd, buffers, count)
+        #else
+            return writev(fd, buffers, count)  // SO_NOSIGPIPE is set on each accepted socket
+        #endif
+    }
+
     /// Raises the soft limit on open descriptors (sockets among them) to the hard limit.
     static func raiseDescriptorLimit() {
         #if os(Linux)

@@ -1,0 +1,101 @@
+import RingCore
+import RingRaster
+
+/// What a render will cost, estimated from the spec and the format before any work is done:
+/// the service renders cheap rings on the event loop, hands the rest to the ``RenderPool``,
+/// and refuses those past the ceiling with an error image that names the parameter to change.
+///
+/// A linear model, fitted to `ring-bench --calibrate` (docs/performance.md has the table of
+/// estimates against measured times): an SVG costs a base, a little per ring, per label
+/// character and per segment, and much per gradient ring (a mask and one piece per stop); a
+/// PNG costs nanoseconds per pixel, more for each ring, each gradient ring, the shadow and
+/// the filled areas. Text is fitted to the ring, so it adds nothing to a PNG's pixels.
+/// Estimates err on the high side for the largest PNGs (up to about 1.8×), never low by more
+/// than about a third.
+public struct RenderCost: Sendable, Equatable {
+    /// Estimated render time, microseconds.
+    public var microseconds: Double
+    /// The parameter whose default would save the most of it.
+    public var culprit: String
+
+    /// The estimate for `spec` rendered as SVG, or as a PNG of `pngPixels` pixels.
+    public static func estimate(_ spec: RingSpec, pngPixels: Int? = nil) -> RenderCost {
+        let png = pngPixels != nil
+        let full = Factors(spec, pixels: Double(pngPixels ?? 0))
+        let cost = png ? full.pngMicroseconds : full.svgMicroseconds
+        // The culprit: the factor that, set back to its default, saves the most.
+        var culprit = "p"
+        var saved = -Double.infinity
+        for (name, reduced) in full.reductions(png: png) {
+            let saving = cost - (png ? reduced.pngMicroseconds : reduced.svgMicroseconds)
+            if saving > saved {
+                saved = saving
+                culprit = name
+            }
+        }
+        return RenderCost(microseconds: cost, culprit: culprit)
+    }
+
+    /// The numbers the model reads, taken from a spec.
+    struct Factors {
+        var pixels: Double
+        var rings: Double
+        var gradientRings: Double
+        var gradientStops: Double
+        var shadow: Bool
+        var filled: Bool
+        var labelCharacters: Double
+        var segments: Double
+        var scale: Double
+
+        init(_ spec: RingSpec, pixels: Double) {
+            self.pixels = pixels
+            rings = Double(spec.ringCount)
+            gradientRings = spec.gradient.isEmpty ? 0 : rings
+            gradientStops = Double(spec.gradient.count)
+            shadow = spec.shadow
+            filled = spec.fill != nil || spec.background != nil || spec.outline != nil
+            var characters = 0
+            if case .text(let text) = spec.label { characters += text.unicodeScalars.count }
+            characters += spec.caption?.unicodeScalars.count ?? 0
+            labelCharacters = Double(characters)
+            segments = Double(spec.segments ?? 0) * rings
+            scale = Double(max(spec.scale, 1))
+        }
+
+        var svgMicroseconds: Double {
+            1.5 + 0.7 * (rings - 1) + gradientRings * (8 + 2.2 * gradientStops) + 0.3 * labelCharacters
+                + 0.2 * segments
+        }
+
+        var pngMicroseconds: Double {
+            let nanosecondsPerPixel =
+                14 + 3 * (rings - 1) + 16 * gradientRings + (shadow ? 16 : 0) + (filled ? 8 : 0)
+            return 20 + pixels * nanosecondsPerPixel / 1000 + 0.2 * segments
+        }
+
+        /// Each factor set back to its default, under the parameter that sets it.
+        func reductions(png: Bool) -> [(String, Factors)] {
+            var result: [(String, Factors)] = []
+            func with(_ name: String, _ change: (inout Factors) -> Void) {
+                var copy = self
+                change(&copy)
+                result.append((name, copy))
+            }
+            if png {
+                with("size") { $0.pixels = 120 * 120 * self.scale * self.scale }
+                if scale > 1 { with("scale") { $0.pixels /= self.scale * self.scale } }
+                with("shadow") { $0.shadow = false }
+            }
+            with("p") {
+                $0.rings = 1
+                $0.gradientRings = min($0.gradientRings, 1)
+                $0.segments /= max(self.rings, 1)
+            }
+            with("gradient") { $0.gradientRings = 0 }
+            with(labelCharacters > 0 ? "label" : "caption") { $0.labelCharacters = 0 }
+            with("segments") { $0.segments = 0 }
+            return result
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import CSystem
+import Dispatch
+import Foundation
+import HTTPServer
+import Synchronization
+
+/// The threads that render what is too costly for an event loop, behind a bounded queue.
+///
+/// - **Off the loops.** A loop hands a miss over with ``submit(_:waiter:gate:render:)`` and goes
+///   back to polling; the render runs here, and each waiting request is answered through its
+///   ``HTTPReply``, which wakes the loop that owns the connection.
+/// - **Single flight.** Requests for a ring already queued or rendering join it: one render
+///   answers them all.
+/// - **Bounded.** At most `queueLimit` renders wait; past that a request is refused at once
+///   (the service answers 503 with `Retry-After`), never queued without end.
+/// - **Below the loops.** Render threads run at a lower scheduling priority (nice +10 on
+///   Linux), so a cached answer gets the CPU before a render does.
+/// - **Drain.** ``dropQueued(_:)`` empties the queue when the server stops: renders not yet
+///   begun are answered at once instead of done.
+package final class RenderPool: Sendable {
+    /// A request waiting for a render.
+    package struct Waiter: Sendable {
+        package var request: HTTPRequest
+        package var reply: HTTPReply
+        package var query: ResponseCache.Query
+        /// When the request was taken in, for the access log.
+        package var started: Double
+
+        package init(request: HTTPRequest, reply: HTTPReply, query: ResponseCache.Query, started: Double) {
+            self.request = request
+            self.reply = reply
+            self.query = query
+            self.started = started
+        }
+    }
+
+    /// What a finished render does with its entry and the requests that waited for it.
+    package typealias Finish = @Sendable (ResponseCache.Entry, ResponseCache.Key, [Waiter]) -> Void
+
+    /// One render and the requests waiting for it. `waiters` is changed only under the pool's
+    /// lock, hence `@unchecked Sendable`.
+    private final class Job: @unchecked Sendable {
+        let key: ResponseCache.Key
+        let render: @Sendable () -> ResponseCache.Entry
+        let gate: RenderGate?
+        var waiters: [Waiter]
+
+        init(
+            key: ResponseCache.Key, waiter: Waiter, gate: RenderGate?,
+            render: @escaping @Sendable () -> ResponseCache.Entry
+        ) {
+            self.key = key
+            self.render = render
+            self.gate = gate
+            self.waiters = [waiter]
+        }
+    }
+
+    private struct State {
+        /// Jobs not begun, oldest first from `head`.
+        var queue: [Job?] = []
+        var head = 0
+        /// Every job queued or rendering, by the ring it makes.
+        var flights: [ResponseCache.Key: Job] = [:]
+
+        var queued: Int { queue.count - head }
+
+        mutating func popFirst() -> Job? {
+            guard head < queue.count else { return nil }
+            let job = queue[head]
+            queue[head] = nil
+            head += 1
+            if head == queue.count {
+                queue.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return job
+        }
+    }
+
+    /// What ``submit(_:waiter:gate:render:)`` did with a request.
+    package enum Admission: Equatable {
+        /// A new render was queued for it.
+        case queued
+        /// It waits for a render already queued or running.
+        case joined
+        /// The queue is full.
+        case queueFull
+        /// The render needs a place at `gate`, and none is free.
+        case gateFull
+    }
+
+    package let threads: Int
+    package let queueLimit: Int
+    private let state = Mutex(State())
+    private let work = DispatchSemaphore(value: 0)
+    private let finish: Finish
+    private let busyThreads = Atomic<Int>(0)
+    private let started = Atomic<Bool>(false)
+
+    /// A pool of `threads` render threads (at least 1) with a queue of at most `queueLimit` (at
+    /// least 1); `finish` runs on a render thread after each render. The threads start with
+    /// the first render, and live as long as the process.
+    package init(threads: Int, queueLimit: Int, finish: @escaping Finish) {
+        self.threads = max(1, threads)
+        self.queueLimit = max(1, queueLimit)
+        self.finish = finish
+    }
+
+    private func startThreads() {
+        guard !started.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        for index in 0..<threads {
+            let thread = Thread { [self] in run(index) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+    }
+
+    /// Queues `render` for `key`, or adds `waiter` to the render of `key` already under way. A
+    /// render that needs a place at `gate` takes it here and gives it back when done, so large
+    /// renders queued and running together never outnumber the gate's limit.
+    package func submit(
+        _ key: ResponseCache.Key, waiter: Waiter, gate: RenderGate?,
+        render: @escaping @Sendable () -> ResponseCache.Entry
+    ) -> Admission {
+        let admission = state.withLock { state -> Admission in
+            if let job = state.flights[key] {
+                job.waiters.append(waiter)
+                return .joined
+            }
+            guard state.queued < queueLimit else { return .queueFull }
+            if let gate, !gate.enter() { return .gateFull }
+            let job = Job(key: key, waiter: waiter, gate: gate, render: render)
+            state.queue.append(job)
+            state.flights[key] = job
+            return .queued
+        }
+        if admission == .queued {
+            startThreads()
+            work.signal()
+        }
+        return admission
+    }
+
+    /// Renders waiting now, not counting those running.
+    package var queued: Int { state.withLock { $0.queued } }
+
+    /// Renders running now.
+    package var running: Int { busyThreads.load(ordering: .relaxed) }
+
+    /// Empties the queue, calling `answer` for every request that waited for a render not yet
+    /// begun; renders already running finish as usual.
+    package func dropQueued(_ answer: (Waiter) -> Void) {
+        let dropped = state.withLock { state -> [Job] in
+            var jobs: [Job] = []
+            while let job = state.popFirst() {
+                state.flights[job.key] = nil
+                jobs.append(job)
+            }
+            return jobs
+        }
+        for job in dropped {
+            job.gate?.leave()
+            job.waiters.forEach(answer)
+        }
+    }
+
+    private func run(_ index: Int) {
+        _ = csystem_set_thread_name("ring-render-\(index)")
+        _ = csystem_lower_thread_priority(10)
+        while true {
+            work.wait()
+            guard let job = state.withLock({ $0.popFirst() }) else { continue }  // dropped at drain
+            busyThreads.add(1, ordering: .relaxed)
+            let entry = job.render()
+            busyThreads.subtract(1, ordering: .relaxed)
+            job.gate?.leave()
+            let waiters = state.withLock { state -> [Waiter] in
+                state.flights[job.key] = nil
+                return job.waiters
+            }
+            finish(entry, job.key, waiters)
+        }
+    }
+}
