@@ -50,6 +50,9 @@ final class ReplyMailbox: Sendable {
     }
 
     private let deliveries = Mutex<[Delivery]>([])
+    /// Whether anything was posted since the last ``take()``: the loop checks it after every
+    /// batch, and a lock there would cost every request.
+    private let posted = Atomic<Bool>(false)
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
@@ -61,12 +64,14 @@ final class ReplyMailbox: Sendable {
             $0.append(delivery)
             return $0.count == 1
         }
+        posted.store(true, ordering: .releasing)
         if first { wake() }  // a later one finds the loop already woken
     }
 
     /// Everything posted so far, oldest first.
     func take() -> [Delivery] {
-        deliveries.withLock {
+        guard posted.exchange(false, ordering: .acquiringAndReleasing) else { return [] }
+        return deliveries.withLock {
             guard !$0.isEmpty else { return [] }
             var taken: [Delivery] = []
             swap(&taken, &$0)

@@ -87,7 +87,7 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// Records how long parsing and rendering one ring took.
+    /// Records how long rendering one new ring took (its SVG or PNG, not the parse).
     public func recordRender(seconds: Double) {
         renderCount.value.add(1, ordering: .relaxed)
         renderNanoseconds.value.add(Int(seconds * 1e9), ordering: .relaxed)
@@ -120,7 +120,7 @@ public final class Metrics: Sendable {
         text += "ring_png_renders_refused_total \(pngRefused.value.load(ordering: .relaxed))\n"
         family("ring_render_queue_full_total", "counter", "New rings answered 503: the render queue was full.")
         text += "ring_render_queue_full_total \(queueFull.value.load(ordering: .relaxed))\n"
-        family("ring_render_seconds", "histogram", "Time to parse a query and render its ring (cache misses).")
+        family("ring_render_seconds", "histogram", "Time to render a new ring, SVG or PNG (cache misses).")
         var cumulative = 0
         for (bound, counter) in zip(Self.renderBuckets, renderCounts) {
             cumulative += counter.value.load(ordering: .relaxed)

@@ -12,28 +12,37 @@ import RingRaster
 /// the filled areas. Text is fitted to the ring, so it adds nothing to a PNG's pixels.
 /// Estimates err on the high side for the largest PNGs (up to about 1.8×), never low by more
 /// than about a third.
-public struct RenderCost: Sendable, Equatable {
-    /// Estimated render time, microseconds.
-    public var microseconds: Double
-    /// The parameter whose default would save the most of it.
-    public var culprit: String
+public enum RenderCost {
+    /// Estimated microseconds to render `spec` as SVG, or as a PNG of `pngPixels` pixels.
+    public static func microseconds(_ spec: RingSpec, pngPixels: Int? = nil) -> Double {
+        let rings = Double(spec.ringCount)
+        let gradientRings = spec.gradient.isEmpty ? 0 : rings
+        let segments = Double(spec.segments ?? 0) * rings
+        guard let pngPixels else {
+            var characters = spec.caption?.utf8.count ?? 0
+            if case .text(let text) = spec.label { characters += text.utf8.count }
+            return Factors.svg(
+                rings: rings, gradientRings: gradientRings, stops: Double(spec.gradient.count),
+                characters: Double(characters), segments: segments)
+        }
+        let filled = spec.fill != nil || spec.background != nil || spec.outline != nil
+        return Factors.png(
+            pixels: Double(pngPixels), rings: rings, gradientRings: gradientRings, shadow: spec.shadow,
+            filled: filled, segments: segments)
+    }
 
-    /// The estimate for `spec` rendered as SVG, or as a PNG of `pngPixels` pixels.
-    public static func estimate(_ spec: RingSpec, pngPixels: Int? = nil) -> RenderCost {
+    /// The parameter whose default would save the most of the estimate: what an error names
+    /// when a ring costs too much. Only asked for then, so the miss path does not pay for it.
+    public static func culprit(_ spec: RingSpec, pngPixels: Int? = nil) -> String {
         let png = pngPixels != nil
         let full = Factors(spec, pixels: Double(pngPixels ?? 0))
-        let cost = png ? full.pngMicroseconds : full.svgMicroseconds
-        // The culprit: the factor that, set back to its default, saves the most.
         var culprit = "p"
-        var saved = -Double.infinity
-        for (name, reduced) in full.reductions(png: png) {
-            let saving = cost - (png ? reduced.pngMicroseconds : reduced.svgMicroseconds)
-            if saving > saved {
-                saved = saving
-                culprit = name
-            }
+        var least = Double.infinity
+        for (name, reduced) in full.reductions(png: png) where reduced.microseconds(png: png) < least {
+            least = reduced.microseconds(png: png)
+            culprit = name
         }
-        return RenderCost(microseconds: cost, culprit: culprit)
+        return culprit
     }
 
     /// The numbers the model reads, taken from a spec.
@@ -56,21 +65,39 @@ public struct RenderCost: Sendable, Equatable {
             shadow = spec.shadow
             filled = spec.fill != nil || spec.background != nil || spec.outline != nil
             var characters = 0
-            if case .text(let text) = spec.label { characters += text.unicodeScalars.count }
-            characters += spec.caption?.unicodeScalars.count ?? 0
+            if case .text(let text) = spec.label { characters += text.utf8.count }
+            characters += spec.caption?.utf8.count ?? 0
             labelCharacters = Double(characters)
             segments = Double(spec.segments ?? 0) * rings
             scale = Double(max(spec.scale, 1))
         }
 
+        func microseconds(png: Bool) -> Double { png ? pngMicroseconds : svgMicroseconds }
+
         var svgMicroseconds: Double {
-            1.5 + 0.7 * (rings - 1) + gradientRings * (8 + 2.2 * gradientStops) + 0.3 * labelCharacters
-                + 0.2 * segments
+            Self.svg(
+                rings: rings, gradientRings: gradientRings, stops: gradientStops, characters: labelCharacters,
+                segments: segments)
         }
 
         var pngMicroseconds: Double {
-            let nanosecondsPerPixel =
-                14 + 3 * (rings - 1) + 16 * gradientRings + (shadow ? 16 : 0) + (filled ? 8 : 0)
+            Self.png(
+                pixels: pixels, rings: rings, gradientRings: gradientRings, shadow: shadow, filled: filled,
+                segments: segments)
+        }
+
+        /// The SVG model, µs.
+        static func svg(rings: Double, gradientRings: Double, stops: Double, characters: Double, segments: Double)
+            -> Double
+        {
+            1.5 + 0.7 * (rings - 1) + gradientRings * (8 + 2.2 * stops) + 0.3 * characters + 0.2 * segments
+        }
+
+        /// The PNG model, µs.
+        static func png(
+            pixels: Double, rings: Double, gradientRings: Double, shadow: Bool, filled: Bool, segments: Double
+        ) -> Double {
+            let nanosecondsPerPixel = 14 + 3 * (rings - 1) + 16 * gradientRings + (shadow ? 16 : 0) + (filled ? 8 : 0)
             return 20 + pixels * nanosecondsPerPixel / 1000 + 0.2 * segments
         }
 

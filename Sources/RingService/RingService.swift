@@ -190,44 +190,43 @@ public final class RingService: HTTPResponder {
         if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
             return .now(Self.select(entry, for: request), hit: false)
         }
-        let cost: RenderCost
-        let render: @Sendable () -> [UInt8]
+        let cost: Double
+        var scene: RingScene?
+        var pixels: Int?
         var gate: RenderGate?
         switch format {
         case .svg:
-            cost = RenderCost.estimate(spec)
-            render = { RingRenderer.render(spec, digest: digest) }
+            cost = RenderCost.microseconds(spec)
         case .png:
-            let scene = RingScene(spec: spec)
-            if let refusal = configuration.raster.refusal(scene, scale: spec.scale) {
+            let drawn = RingScene(spec: spec)
+            if let refusal = configuration.raster.refusal(drawn, scale: spec.scale) {
                 return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
             }
-            let (width, height) = RingRasterizer.pixelSize(of: scene, scale: spec.scale)
-            cost = RenderCost.estimate(spec, pngPixels: width * height)
+            let (width, height) = RingRasterizer.pixelSize(of: drawn, scale: spec.scale)
+            scene = drawn
+            pixels = width * height
+            cost = RenderCost.microseconds(spec, pngPixels: width * height)
             if width * height > configuration.pngGatePixels { gate = pngRenders }
-            render = { RingRasterizer.png(scene, scale: spec.scale) }
         }
-        if cost.microseconds > Double(configuration.maxRenderMilliseconds) * 1000 {
+        if cost > Double(configuration.maxRenderMilliseconds) * 1000 {
             let message =
-                "\(cost.culprit): this ring would take about \(Self.milliseconds(cost.microseconds)) to render,"
-                + " past the limit of \(configuration.maxRenderMilliseconds) ms"
+                "\(RenderCost.culprit(spec, pngPixels: pixels)): this ring would take about "
+                + "\(Self.milliseconds(cost)) to render, past the limit of \(configuration.maxRenderMilliseconds) ms"
             return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
         let etag = Self.etag("r", format, scale: spec.scale, digest)
-        let headers = ringHeaders[Int(format.rawValue)]
-        let make: @Sendable () -> ResponseCache.Entry = { [metrics] in
-            let renderStarted = MonotonicClock.now()
-            let body = render()
-            metrics.recordRender(seconds: MonotonicClock.now() - renderStarted)
-            return Self.makeEntry(body: body, etag: etag, shared: headers)
-        }
-        guard let reply, cost.microseconds > Double(configuration.inlineRenderMicroseconds) else {
-            let entry = make()
+        guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
+            let entry = RenderJob.entry(
+                spec: spec, digest: digest, scene: scene, etag: etag, headers: ringHeaders[Int(format.rawValue)],
+                metrics: metrics)
             cache.insert(entry, key: key, query: query)
             return .now(Self.select(entry, for: request), hit: false)
         }
+        let job = RenderJob(
+            spec: spec, digest: digest, scene: scene, etag: etag, headers: ringHeaders[Int(format.rawValue)],
+            metrics: metrics)
         let waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
-        switch pool.submit(key, waiter: waiter, gate: gate, render: make) {
+        switch pool.submit(key, waiter: waiter, gate: gate, render: job.entry) {
         case .queued, .joined:
             return .later
         case .queueFull:
@@ -236,6 +235,34 @@ public final class RingService: HTTPResponder {
         case .gateFull:
             metrics.recordRenderRefused(.largePNG)
             return .now(Self.busy, hit: false)
+        }
+    }
+
+    /// One ring to render, on the loop or on a render thread: an SVG, or the PNG of `scene`.
+    private struct RenderJob: Sendable {
+        var spec: RingSpec
+        var digest: RingDigest
+        var scene: RingScene?
+        var etag: String
+        var headers: ImageHeaders
+        var metrics: Metrics
+
+        @Sendable func entry() -> ResponseCache.Entry {
+            Self.entry(spec: spec, digest: digest, scene: scene, etag: etag, headers: headers, metrics: metrics)
+        }
+
+        /// The render itself, from borrowed parts: the inline path calls it without making a job.
+        static func entry(
+            spec: RingSpec, digest: RingDigest, scene: RingScene?, etag: String,
+            headers: ImageHeaders, metrics: Metrics
+        ) -> ResponseCache.Entry {
+            let started = MonotonicClock.now()
+            let body =
+                if let scene { RingRasterizer.png(scene, scale: spec.scale) } else {
+                    RingRenderer.render(spec, digest: digest)
+                }
+            metrics.recordRender(seconds: MonotonicClock.now() - started)
+            return RingService.makeEntry(body: body, etag: etag, shared: headers)
         }
     }
 
@@ -290,7 +317,7 @@ public final class RingService: HTTPResponder {
         return Self.select(entry, for: request)
     }
 
-    private static func makeEntry(
+    fileprivate static func makeEntry(
         body: [UInt8], etag: String, shared: ImageHeaders, extra: [(String, String)] = []
     ) -> ResponseCache.Entry {
         // The 200 and the 304 carry the same per-ring lines: serialize them once.
@@ -362,7 +389,7 @@ public final class RingService: HTTPResponder {
 
     /// The constant headers of image responses, serialized once for all of them. The 304
     /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
-    private struct ImageHeaders: Sendable {
+    fileprivate struct ImageHeaders: Sendable {
         var ok: HTTPHeaderBlock
         var notModified: HTTPHeaderBlock
 

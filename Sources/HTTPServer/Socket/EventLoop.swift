@@ -266,8 +266,10 @@ final class EventLoop: PollHandler, @unchecked Sendable {
                 perform(action, on: connection, now: now)
                 return
             }
-            answerRequests(connection, budget: &budget, now: now)
-            guard isCurrent(connection) else { return }
+            if connection.parser.hasPartialRequest {
+                answerRequests(connection, budget: &budget, now: now)
+                guard isCurrent(connection) else { return }
+            }
             if connection.hasPendingOutput { continue }
             if connection.state == .peerClosed, !connection.holdsRequests {
                 // Nothing left to answer: what remains buffered is a head that can never end.

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
     import Glibc
+    private let systemSend = Glibc.send
 #elseif canImport(Darwin)
     import Darwin
+    private let systemSend = Darwin.send
 #endif
 
 /// What a connection has still to send, in order: bytes of its own (response heads, small
@@ -16,16 +18,19 @@
 struct OutputQueue {
     private struct Chunk {
         var bytes: [UInt8]
-        /// The connection's own buffer, which later heads may be appended to and which is
-        /// kept for reuse once sent; a shared one is only read.
+        /// The connection's own bytes, which later heads may be appended to; a shared one is
+        /// only read.
         let owned: Bool
     }
 
-    /// In order; the first has `sentOfFirst` bytes already sent.
-    private var chunks: [Chunk] = []
-    private var sentOfFirst = 0
-    /// An own buffer kept from a chunk that was sent, so the next head needs no allocation.
-    private var spare: [UInt8] = []
+    /// The connection's own bytes that go first. While nothing shared is queued, everything
+    /// is here, and a response goes out with one plain `send`, as if no body were ever shared.
+    private var own: [UInt8] = []
+    private var sentOfOwn = 0
+    /// What follows `own`, in order, once a shared body is queued; the first has `sentOfRest`
+    /// bytes already sent.
+    private var rest: [Chunk] = []
+    private var sentOfRest = 0
     /// Bytes queued and not yet sent, own and shared.
     private(set) var pending = 0
 
@@ -41,15 +46,17 @@ struct OutputQueue {
 
     /// Appends bytes of the connection's own, written by `write` at the end of its buffer.
     mutating func appendOwned(_ write: (inout [UInt8]) -> Void) {
-        if chunks.last?.owned != true {
-            var buffer: [UInt8] = []
-            swap(&buffer, &spare)
-            chunks.append(Chunk(bytes: buffer, owned: true))
+        if rest.isEmpty {
+            let before = own.count
+            write(&own)
+            pending += own.count - before
+            return
         }
-        let last = chunks.count - 1
-        let before = chunks[last].bytes.count
-        write(&chunks[last].bytes)
-        pending += chunks[last].bytes.count - before
+        if rest[rest.count - 1].owned == false { rest.append(Chunk(bytes: [], owned: true)) }
+        let last = rest.count - 1
+        let before = rest[last].bytes.count
+        write(&rest[last].bytes)
+        pending += rest[last].bytes.count - before
     }
 
     /// Appends a body: by reference, or copied when it is short.
@@ -58,56 +65,82 @@ struct OutputQueue {
         if body.count < Self.copyBelow {
             appendOwned { $0.append(contentsOf: body) }
         } else {
-            chunks.append(Chunk(bytes: body, owned: false))
+            rest.append(Chunk(bytes: body, owned: false))
             pending += body.count
         }
     }
 
     /// Sends what the socket takes now; the bytes sent, or -1 with `errno` set.
     mutating func send(to fd: Int32) -> Int {
-        let count = min(chunks.count, Self.buffersPerSend)
-        guard count > 0 else { return 0 }
-        let sent = withBuffers(count) { SocketCalls.send(fd, buffers: $0.baseAddress!, count: Int32($0.count)) }
+        guard pending > 0 else { return 0 }
+        let sent: Int
+        if rest.isEmpty {
+            sent = own.withUnsafeBytes {
+                systemSend(fd, $0.baseAddress! + sentOfOwn, $0.count - sentOfOwn, SocketCalls.sendFlags)
+            }
+        } else {
+            sent = withBuffers { SocketCalls.send(fd, buffers: $0.baseAddress!, count: Int32($0.count)) }
+        }
         if sent > 0 { consume(sent) }
         return sent
     }
 
-    /// Calls `body` with the first `count` chunks' unsent bytes as `iovec`s, each pointer valid
-    /// for the call: every chunk's storage is pinned by a nested `withUnsafeBytes`.
-    private func withBuffers(_ count: Int, _ body: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
-        withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { buffers in
+    /// Calls `body` with the unsent bytes of `own` and of up to ``buffersPerSend`` chunks after
+    /// it as `iovec`s, each pointer valid for the call: every chunk's storage is pinned by a
+    /// nested `withUnsafeBytes`.
+    private func withBuffers(_ body: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
+        let ownCount = sentOfOwn < own.count ? 1 : 0
+        let count = ownCount + min(rest.count, Self.buffersPerSend)
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { buffers in
             func pin(_ index: Int) -> Int {
-                guard index < count else { return body(UnsafeBufferPointer(buffers)) }
-                return chunks[index].bytes.withUnsafeBytes { bytes in
-                    let skip = index == 0 ? sentOfFirst : 0
-                    buffers[index] = iovec(
+                guard index < count - ownCount else { return body(UnsafeBufferPointer(buffers)) }
+                return rest[index].bytes.withUnsafeBytes { bytes in
+                    let skip = index == 0 ? sentOfRest : 0
+                    buffers[ownCount + index] = iovec(
                         iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + skip),
                         iov_len: bytes.count - skip)
                     return pin(index + 1)
                 }
             }
-            return pin(0)
+            guard ownCount == 1 else { return pin(0) }
+            return own.withUnsafeBytes { bytes in
+                buffers[0] = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: bytes.baseAddress! + sentOfOwn),
+                    iov_len: bytes.count - sentOfOwn)
+                return pin(0)
+            }
         }
     }
 
-    /// Drops `count` sent bytes from the front, keeping one own buffer for reuse.
+    /// Drops `count` sent bytes from the front. `own`'s storage is kept for the next head; a
+    /// chunk of own bytes that reaches the front becomes `own`.
     private mutating func consume(_ count: Int) {
         pending -= count
         var left = count
-        while left > 0 {
-            let rest = chunks[0].bytes.count - sentOfFirst
-            guard left >= rest else {
-                sentOfFirst += left
+        let ownRest = own.count - sentOfOwn
+        if ownRest > 0 {
+            guard left >= ownRest else {
+                sentOfOwn += left
                 return
             }
-            left -= rest
-            sentOfFirst = 0
-            var chunk = chunks.removeFirst()
-            if chunk.owned, spare.capacity == 0, chunk.bytes.capacity <= Self.retainedCapacity {
-                swap(&spare, &chunk.bytes)  // unique, so emptying it keeps the storage
-                spare.removeAll(keepingCapacity: true)
-            }
+            left -= ownRest
+            if own.capacity > Self.retainedCapacity { own = [] } else { own.removeAll(keepingCapacity: true) }
+            sentOfOwn = 0
         }
-        if chunks.isEmpty { chunks.removeAll(keepingCapacity: true) }
+        while left > 0 {
+            let chunkRest = rest[0].bytes.count - sentOfRest
+            guard left >= chunkRest else {
+                sentOfRest += left
+                return
+            }
+            left -= chunkRest
+            sentOfRest = 0
+            rest.removeFirst()
+        }
+        // What follows, if it is the connection's own, moves to the front.
+        if let first = rest.first, first.owned, own.isEmpty {
+            swap(&own, &rest[0].bytes)
+            rest.removeFirst()
+        }
     }
 }
