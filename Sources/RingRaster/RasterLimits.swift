@@ -6,9 +6,10 @@ import RingCore
 public struct RasterLimits: Sendable, Equatable {
     /// Largest width or height of a PNG, in pixels (`--png-max-side`).
     public var maxSide: Int = 2048
-    /// Most bytes one render may hold (`--png-max-render-mb`); the default fits the largest
-    /// side square.
-    public var maxRenderBytes: Int = 96 << 20
+    /// Most bytes one render may hold (`--png-max-render-mb`). The default, 32 MiB, allows
+    /// about 1 290 × 1 290 px (a 512 px ring at 2×, a 1024 px ring at 1×), and keeps one large
+    /// render inside the memory bound of docs/operations.md; 2048 px a side needs 80 MiB.
+    public var maxRenderBytes: Int = 32 << 20
 
     public init() {}
 

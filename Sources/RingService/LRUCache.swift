@@ -5,7 +5,9 @@
 struct LRUCache<Key: Hashable, Value> {
     private struct Node {
         var key: Key
-        var value: Value
+        /// Nil once removed: a free slot must not keep its old value (a response and its body)
+        /// alive until the slot is reused, which may be never.
+        var value: Value?
         var cost: Int
         var previous: Int
         var next: Int
@@ -72,6 +74,7 @@ struct LRUCache<Key: Hashable, Value> {
     private mutating func remove(_ slot: Int) {
         unlink(slot)
         index[nodes[slot].key] = nil
+        nodes[slot].value = nil
         totalCost -= nodes[slot].cost
         free.append(slot)
     }

@@ -53,6 +53,9 @@ public final class Metrics: Sendable {
         requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.add(1, ordering: .relaxed)
     }
 
+    /// Rings rendered so far (SVG and PNG).
+    public var renders: Int { renderCount.value.load(ordering: .relaxed) }
+
     /// Counts a query answered with an error image.
     public func recordRenderError() {
         renderErrors.value.add(1, ordering: .relaxed)

@@ -247,6 +247,12 @@ public final class RingService: HTTPResponder {
         var headers: ImageHeaders
         var metrics: Metrics
 
+        /// Past the size whose buffers a render thread keeps (RenderScratch): about 300 px a side.
+        static func isLarge(_ scene: RingScene, scale: Int) -> Bool {
+            let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
+            return width * height > 90_000
+        }
+
         @Sendable func entry() -> ResponseCache.Entry {
             Self.entry(spec: spec, digest: digest, scene: scene, etag: etag, headers: headers, metrics: metrics)
         }
@@ -262,6 +268,8 @@ public final class RingService: HTTPResponder {
                     RingRenderer.render(spec, digest: digest)
                 }
             metrics.recordRender(seconds: MonotonicClock.now() - started)
+            // A large render's buffers are gone now: give their pages back at once.
+            if let scene, Self.isLarge(scene, scale: spec.scale) { MemoryPolicy.releaseFreeMemory() }
             return RingService.makeEntry(body: body, etag: etag, shared: headers)
         }
     }

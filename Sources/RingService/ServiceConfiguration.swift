@@ -48,6 +48,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// naming the parameter that makes them costly.
     public var maxRenderMilliseconds: Int = 250
 
+    /// The allocator settings and the hand-back of free pages that hold the memory bound.
+    public var memory = MemoryPolicy()
+
     /// ``renderThreads`` resolved: what 0 stands for.
     public var renderThreadCount: Int { renderThreads > 0 ? renderThreads : CPUBudget.available }
 

@@ -148,6 +148,18 @@ enum ServeCommand {
         .service(
             "--png-renders", "N", "large PNG renders queued or running at once, else 503", \.pngRenders,
             in: 1...256),
+        .service("--malloc-arenas", "N", "glibc malloc arenas (M_ARENA_MAX)", \.memory.arenas, in: 1...64),
+        .service(
+            "--malloc-mmap-kb", "KIB", "glibc maps blocks at least this large on their own (M_MMAP_THRESHOLD)",
+            \.memory.mmapThreshold, in: 4...32768, scale: 1024),
+        Flag(
+            name: "--trim-interval", value: "SECONDS",
+            help: "seconds between hand-backs of free memory, 0 never (\(defaults.service.memory.trimInterval))"
+        ) { text, _, service, _ in
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 3600 else { return false }
+            service.memory.trimInterval = seconds
+            return true
+        },
         .service(
             "--png-gate-pixels", "N", "PNGs larger than this many pixels need a render place", \.pngGatePixels,
             in: 0...67_108_864),
@@ -216,6 +228,9 @@ enum ServeCommand {
             print("ring: \(error)", to: &stderr)
             return 1
         }
+        service.memory.apply()
+        let trimming = service.memory.startTrimming()
+        defer { trimming?.cancel() }
         let statistics = ServerStatistics()
         var service = service
         service.eventLoops = configuration.eventLoops
@@ -227,7 +242,7 @@ enum ServeCommand {
             server.shutdownOnSignals()
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(configuration.eventLoops) event loops, \(configuration.io.rawValue); \(service.renderThreadCount) render threads; \(CPUBudget.available) CPUs available)",
+                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoops, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available)",
                 to: &stderr)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)
@@ -238,6 +253,11 @@ enum ServeCommand {
         print("ring: stopped", to: &stderr)
         return 0
     }
+}
+
+/// "1 event loop", "2 event loops".
+private func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
 /// The process environment without Foundation.

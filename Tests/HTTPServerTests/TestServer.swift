@@ -29,14 +29,17 @@ final class TestServer {
     let server: Server
     let port: Int
 
-    init(_ io: IOBackend, _ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+    init(
+        _ io: IOBackend, responder: any HTTPResponder = EchoResponder(),
+        _ configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.eventLoops = 2
         configuration.io = io
         configure(&configuration)
-        server = Server(configuration: configuration, responder: EchoResponder())
+        server = Server(configuration: configuration, responder: responder)
         port = try server.start()
     }
 

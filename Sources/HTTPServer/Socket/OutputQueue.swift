@@ -112,6 +112,12 @@ struct OutputQueue {
         }
     }
 
+    /// Whether a queued chunk is `bytes`' own storage, not a copy of it (for tests).
+    func holds(storageOf bytes: [UInt8]) -> Bool {
+        let address = bytes.withUnsafeBufferPointer { $0.baseAddress }
+        return rest.contains { chunk in chunk.bytes.withUnsafeBufferPointer { $0.baseAddress } == address }
+    }
+
     /// Drops `count` sent bytes from the front. `own`'s storage is kept for the next head; a
     /// chunk of own bytes that reaches the front becomes `own`.
     private mutating func consume(_ count: Int) {

@@ -34,7 +34,10 @@ package enum PNGEncoder {
         let compressed = deflate(
             palette == nil ? scanlines : scratch.indexed, level: level, into: &scratch.output, stream: scratch.stream)
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-        png.reserveCapacity(compressed + 80 + 4 * 256)
+        // Exactly what follows: the cache counts a body by its bytes, and spare capacity would
+        // be memory it does not see. Each chunk is 12 bytes around its data.
+        let paletteBytes = palette.map { 12 + $0.rgb.count + ($0.alpha.isEmpty ? 0 : 12 + $0.alpha.count) } ?? 0
+        png.reserveCapacity(8 + (12 + 13) + (12 + 1) + paletteBytes + (12 + compressed) + 12)
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)

@@ -24,8 +24,11 @@ package final class RenderScratch {
     /// more than compressing a small ring; `deflateReset` keeps it.
     let stream: UnsafeMutablePointer<z_stream>
 
-    /// Largest buffer kept between renders: rings up to about 1000 px a side.
-    static let retainedBytes = 4 << 20
+    /// Largest buffer kept between renders: rings up to 300 px a side (the service's
+    /// `pngGatePixels`), which are most of them. A larger render's buffers are let go after
+    /// it, so a render thread holds at most five of these between renders, not five of the
+    /// largest render's.
+    static let retainedBytes = 512 << 10
 
     private init() {
         stream = .allocate(capacity: 1)

@@ -1,0 +1,202 @@
+import Dispatch
+import HTTPServer
+import RingCore
+import RingRaster
+import Synchronization
+import Testing
+
+@testable import RingService
+
+/// The render pool behind the service: costly renders leave the loop, one render answers
+/// every request for the same new ring, a full queue answers 503, and a drain answers what
+/// was still queued.
+@Suite struct RenderPoolTests {
+    /// Query B of the isolation issue: a 300 px PNG of four gradient rings, about 8 ms.
+    static let costly =
+        "p={n},99.8,99.7,99.6&size=300&width=20&gap=0&shadow&gradient=ff000010,00ff00f0,0000ff80,ffff0020,"
+        + "00ffffa0,ff00ff30,000000c0,ffffff50&fill=blue&bg=white&outline=red"
+
+    private func request(_ target: String) throws -> HTTPRequest {
+        try HTTPRequest(parsing: "GET \(target) HTTP/1.1\r\nHost: rings.test\r\n\r\n")
+    }
+
+    /// Responses that render threads send, collected.
+    final class Replies: Sendable {
+        private let responses = Mutex<[HTTPResponse]>([])
+        private let arrived = DispatchSemaphore(value: 0)
+
+        func reply() -> HTTPReply {
+            HTTPReply.calling { [self] response in
+                responses.withLock { $0.append(response) }
+                arrived.signal()
+            }
+        }
+
+        /// Waits for `count` responses, up to 30 s in all.
+        func wait(for count: Int) -> [HTTPResponse] {
+            for _ in 0..<count { _ = arrived.wait(timeout: .now() + 30) }
+            return responses.withLock { $0 }
+        }
+    }
+
+    @Test func aCheapRingIsAnsweredOnTheLoopAndACostlyOneByThePool() throws {
+        let harness = try InProcessService()
+        let replies = Replies()
+        #expect(harness.service.respond(to: try request("/ring.svg?p=72"), reply: replies.reply()) != nil)
+        let costly = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "5")
+        #expect(harness.service.respond(to: try request(costly), reply: replies.reply()) == nil)
+        let answers = replies.wait(for: 1)
+        #expect(answers.count == 1)
+        #expect(answers.first?.status == .ok)
+        #expect(answers.first?.body.prefix(4) == [0x89, 0x50, 0x4E, 0x47])
+        // Rendered once, then a cache hit answered at once.
+        #expect(harness.service.respond(to: try request(costly), reply: replies.reply())?.body == answers.first?.body)
+    }
+
+    /// Eight requests for one new costly ring, all at once: one render answers them all.
+    @Test func oneRenderAnswersEveryRequestForTheSameRing() throws {
+        let harness = try InProcessService()
+        let replies = Replies()
+        let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "7")
+        for _ in 0..<8 {
+            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
+        }
+        let answers = replies.wait(for: 8)
+        #expect(answers.count == 8)
+        #expect(Set(answers.map(\.body)).count == 1)
+        #expect(harness.service.metrics.renders == 1)
+    }
+
+    /// One render thread, a queue of one: of many new costly rings asked for at once, the
+    /// first renders, one waits, and the rest are told to come back, without a render.
+    @Test func aFullQueueAnswers503WithRetryAfter() throws {
+        let harness = try InProcessService {
+            $0.renderThreads = 1
+            $0.renderQueue = 1
+        }
+        let replies = Replies()
+        var refused: [HTTPResponse] = []
+        for index in 0..<6 {
+            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "\(index)")
+            if let response = harness.service.respond(to: try request(target), reply: replies.reply()) {
+                refused.append(response)
+            }
+        }
+        #expect(refused.count >= 3)
+        #expect(refused.allSatisfy { $0.status == .serviceUnavailable })
+        let answer = InProcessService.answer(try #require(refused.first))
+        #expect(answer.header("Retry-After") == "1")
+        #expect(answer.header("Cache-Control") == "no-store")
+        let queued = 6 - refused.count
+        #expect(replies.wait(for: queued).count == queued)
+        let text = harness.service.metrics.exposition(
+            cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics(),
+            pool: .init(queued: 0, running: 0, threads: 1))
+        #expect(text.contains("ring_render_queue_full_total \(refused.count)\n"))
+    }
+
+    /// Renders not begun when the server drains are answered 503 at once, not rendered.
+    @Test func aDrainAnswersWhatWasQueued() throws {
+        let harness = try InProcessService {
+            $0.renderThreads = 1
+            $0.renderQueue = 8
+        }
+        let replies = Replies()
+        for index in 0..<4 {
+            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "9\(index)")
+            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
+        }
+        harness.service.drainBegan()
+        let answers = replies.wait(for: 4)
+        #expect(answers.count == 4)
+        let dropped = answers.filter { $0.status == .serviceUnavailable }
+        #expect(dropped.count >= 2)  // at most one began before the drain, and one may have finished
+        #expect(harness.service.metrics.renders == 4 - dropped.count)
+    }
+}
+
+/// The cost model: what decides inline against pooled, and what the ceiling refuses.
+@Suite struct RenderCostTests {
+    @Test func theDefaultSVGIsCheapAndQueryBIsNot() throws {
+        let inline = Double(ServiceConfiguration().inlineRenderMicroseconds)
+        #expect(RenderCost.microseconds(try RingSpec(query: "p=72")) < inline)
+        let b = try RingSpec(query: RenderPoolTests.costly.replacingOccurrences(of: "{n}", with: "1"))
+        #expect(RenderCost.microseconds(b, pngPixels: 300 * 300) > 2_000)
+        #expect(RenderCost.microseconds(try RingSpec(query: "p=72"), pngPixels: 120 * 120) > inline)
+    }
+
+    @Test(
+        arguments: [
+            // Back to 120 px saves more than back to 1×; at 200 px, 4× is the larger factor.
+            ("p=1,99.8,99.7,99.6&gradient=red,blue&scale=2&size=1024&shadow", 2048 * 2048, "size"),
+            ("p=1,99.8,99.7,99.6&gradient=red,blue&scale=4&size=200&shadow", 800 * 800, "scale"),
+            ("p=1,99.8,99.7,99.6&gradient=red,blue&size=1024&shadow", 1024 * 1024, "size"),
+            ("p=1,2,3,4&gradient=red,blue,green,white,black,red,blue,green", nil, "gradient"),
+            ("p=1&label=\(String(repeating: "W", count: 64))", nil, "label"),
+        ] as [(String, Int?, String)])
+    func theCulpritIsWhatCostsMost(query: String, pixels: Int?, culprit: String) throws {
+        #expect(RenderCost.culprit(try RingSpec(query: query), pngPixels: pixels) == culprit)
+    }
+
+    /// Query A of the isolation issue is past the default ceiling, and the error says why.
+    @Test func theCeilingRefusesWithTheParameterToChange() throws {
+        let harness = try InProcessService { $0.raster.maxRenderBytes = 96 << 20 }
+        let answer = try harness.get(
+            "/ring.png?p=1,99.8,99.7,99.6&gradient=ff000010,00ff00f0,0000ff80,ffff0020,00ffffa0,ff00ff30,000000c0,"
+                + "ffffff50&scale=2&size=1024&shadow")
+        let error = try #require(answer.header("X-Ring-Error"))
+        #expect(error.hasPrefix("size: this ring would take about "))
+        #expect(error.hasSuffix(" to render, past the limit of 250 ms"))
+        let raised = try InProcessService {
+            $0.raster.maxRenderBytes = 96 << 20
+            $0.maxRenderMilliseconds = 100_000
+        }
+        let cheap = try raised.get("/ring.png?p=1&scale=2&size=1024")
+        #expect(cheap.header("X-Ring-Error") == nil)
+    }
+}
+
+/// Error images are cached like rings: a repeated invalid URL is one lookup.
+@Suite struct CachedErrorTests {
+    @Test func aRepeatedInvalidURLIsACacheHit() throws {
+        let harness = try InProcessService()
+        let first = try harness.get("/ring.png?p=72&size=oops")
+        let hits = harness.service.cache.statistics.hits
+        let second = try harness.get("/ring.png?p=72&size=oops")
+        #expect(harness.service.cache.statistics.hits == hits + 1)
+        #expect(second.body == first.body)
+        #expect(second.header("ETag") == first.header("ETag"))
+        #expect(second.header("X-Ring-Error") == first.header("X-Ring-Error"))
+        #expect(second.header("Cache-Control") == "public, max-age=60")
+    }
+
+    /// Two invalid URLs with one message share the one image; a ring never shares an error's
+    /// entry, in either format.
+    @Test func errorsShareByMessageAndNeverWithRings() throws {
+        let harness = try InProcessService()
+        let one = try harness.get("/ring.svg?p=72&size=oops")
+        let other = try harness.get("/ring.svg?size=oops&p=72")
+        #expect(one.header("ETag") == other.header("ETag"))
+        #expect(try harness.get("/ring.png?p=72&size=oops").header("ETag") != one.header("ETag"))
+        #expect(try harness.get("/ring.svg?p=72").header("ETag") != one.header("ETag"))
+    }
+}
+
+/// What an LRU lets go of, it no longer holds: an evicted response's body is freed at once,
+/// not kept by a free slot until it is reused.
+@Suite struct EvictionReleasesTests {
+    final class Payload {}
+
+    @Test func anEvictedValueIsReleased() {
+        var cache = LRUCache<Int, Payload>(capacity: 10)
+        weak var first: Payload?
+        do {
+            let payload = Payload()
+            first = payload
+            cache.insert(payload, for: 1, cost: 10)
+        }
+        #expect(first != nil)
+        cache.insert(Payload(), for: 2, cost: 10)  // evicts 1
+        #expect(first == nil)
+    }
+}
