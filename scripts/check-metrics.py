@@ -50,13 +50,16 @@ try:
         (sample("ring_cache_hits_total"), 1),
         (sample("ring_cache_misses_total"), 3),
         (sample("ring_render_seconds_count"), 2),
-        (sample("ring_cache_entries"), 2),
+        (sample("ring_cache_entries"), 3),  # two rings and the error image, cached like them
+        (sample("ring_render_queue_full_total"), 0),
     ]
     failed = [(got, want) for got, want in checks if got != want]
     for got, want in failed:
         print(f"FAIL: got {got}, want {want}")
     assert sample("ring_open_connections") >= 1
     assert sample("ring_cache_bytes") > 0
+    assert sample("process_resident_memory_bytes") > 1 << 20
+    assert sample("ring_render_threads") >= 1
     print(f"check-metrics: {len(families)} families parsed by prometheus_client; "
           f"{len(checks) - len(failed)} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)

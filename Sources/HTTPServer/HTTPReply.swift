@@ -49,7 +49,7 @@ final class ReplyMailbox: Sendable {
         var response: HTTPResponse
     }
 
-    private let deliveries = Mutex<[Delivery]>([])
+    private let deliveries = Locked<[Delivery]>([])
     /// Whether anything was posted since the last ``take()``: the loop checks it after every
     /// batch, and a lock there would cost every request.
     private let posted = Atomic<Bool>(false)

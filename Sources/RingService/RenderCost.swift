@@ -9,9 +9,9 @@ import RingRaster
 /// estimates against measured times): an SVG costs a base, a little per ring, per label
 /// character and per segment, and much per gradient ring (a mask and one piece per stop); a
 /// PNG costs nanoseconds per pixel, more for each ring, each gradient ring, the shadow and
-/// the filled areas. Text is fitted to the ring, so it adds nothing to a PNG's pixels.
-/// Estimates err on the high side for the largest PNGs (up to about 1.8×), never low by more
-/// than about a third.
+/// the filled areas. Text is fitted to the ring, so it adds nothing to a PNG's pixels. Fitted
+/// on a slow run of a shared machine, it errs high: measured renders took 0.75 to 1.3 times the
+/// estimate, and the largest PNGs less (0.65).
 public enum RenderCost {
     /// Estimated microseconds to render `spec` as SVG, or as a PNG of `pngPixels` pixels.
     public static func microseconds(_ spec: RingSpec, pngPixels: Int? = nil) -> Double {
@@ -90,15 +90,16 @@ public enum RenderCost {
         static func svg(rings: Double, gradientRings: Double, stops: Double, characters: Double, segments: Double)
             -> Double
         {
-            1.5 + 0.7 * (rings - 1) + gradientRings * (8 + 2.2 * stops) + 0.3 * characters + 0.2 * segments
+            2.5 + 1.0 * (rings - 1) + gradientRings * (16 + 4.5 * stops) + 0.5 * characters + 0.35 * segments
         }
 
-        /// The PNG model, µs.
+        /// The PNG model, µs: nanoseconds per pixel for each layer, plus the shadow's blur passes
+        /// and each segment's ends.
         static func png(
             pixels: Double, rings: Double, gradientRings: Double, shadow: Bool, filled: Bool, segments: Double
         ) -> Double {
-            let nanosecondsPerPixel = 14 + 3 * (rings - 1) + 16 * gradientRings + (shadow ? 16 : 0) + (filled ? 8 : 0)
-            return 20 + pixels * nanosecondsPerPixel / 1000 + 0.2 * segments
+            let nanosecondsPerPixel = 20 + 4 * (rings - 1) + 22 * gradientRings + (shadow ? 30 : 0) + (filled ? 10 : 0)
+            return 30 + pixels * nanosecondsPerPixel / 1000 + (shadow ? 300 : 0) + 5 * segments
         }
 
         /// Each factor set back to its default, under the parameter that sets it.

@@ -92,7 +92,7 @@ package final class RenderPool: Sendable {
 
     package let threads: Int
     package let queueLimit: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let work = DispatchSemaphore(value: 0)
     private let finish: Finish
     private let busyThreads = Atomic<Int>(0)

@@ -10,7 +10,7 @@ import Testing
 /// on the loop after blocking it for 2 ms, and everything else at once; records the order in
 /// which it saw requests and whether the server began to drain.
 final class DeferringResponder: HTTPResponder {
-    let seen = Mutex<[String]>([])
+    let seen = Locked<[String]>([])
     let drained = Atomic<Bool>(false)
     private let queue = DispatchQueue(label: "deferring-responder", attributes: .concurrent)
 

@@ -82,7 +82,7 @@ final class InProcessService {
 
     /// A response that a render thread hands over.
     final class Later: Sendable {
-        private let response = Mutex<HTTPResponse?>(nil)
+        private let response = Locked<HTTPResponse?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
         func set(_ value: HTTPResponse) {
