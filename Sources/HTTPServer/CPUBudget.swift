@@ -106,3 +106,8 @@ public enum CPUBudget {
         return String(decoding: bytes[0..<filled], as: UTF8.self)
     }
 }
+
+extension ServerConfiguration {
+    /// ``eventLoops`` resolved: 0 stands for the CPU budget.
+    public var eventLoopCount: Int { eventLoops > 0 ? eventLoops : CPUBudget.available }
+}

@@ -96,7 +96,7 @@ public final class Server: Sendable {
     /// One listening socket and one event loop per configured loop.
     private func openLoops() throws(SocketError) -> ([EventLoop], Int) {
         let (fds, port) = try Listener.open(
-            host: configuration.host, port: configuration.port, count: max(1, configuration.eventLoops),
+            host: configuration.host, port: configuration.port, count: configuration.eventLoopCount,
             backlog: configuration.backlog)
         var loops: [EventLoop] = []
         for (index, fd) in fds.enumerated() {

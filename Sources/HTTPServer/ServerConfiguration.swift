@@ -5,9 +5,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var host: String = "0.0.0.0"
     /// TCP port; 0 asks the kernel for a free one (tests use this).
     public var port: Int = 8080
-    /// Event loops, each one thread with its own poller and listening socket; by default one per
-    /// CPU the process may use (``CPUBudget``).
-    public var eventLoops: Int = CPUBudget.available
+    /// Event loops, each one thread with its own poller and listening socket; 0, the default,
+    /// means one per CPU the process may use (`eventLoopCount`, from `CPUBudget`).
+    public var eventLoops: Int = 0
     /// How the loops wait for sockets: epoll where it exists (Linux), Dispatch elsewhere.
     public var io: IOBackend = .platformDefault
     /// Connections held at once; more are accepted and closed at once.

@@ -99,8 +99,8 @@ enum ServeCommand {
             return !text.isEmpty
         },
         .server(
-            "--threads", "N", "event loops, one thread each; default: the CPUs this process may use", \.eventLoops,
-            in: 1...256),
+            "--threads", "N", "event loops, one thread each; 0: the CPUs this process may use", \.eventLoops,
+            in: 0...256),
         .service(
             "--render-threads", "N", "render threads; 0: the CPUs this process may use", \.renderThreads, in: 0...256),
         .service("--render-queue", "N", "renders that may wait for a thread, else 503", \.renderQueue, in: 1...65536),
@@ -233,7 +233,7 @@ enum ServeCommand {
         defer { trimming?.cancel() }
         let statistics = ServerStatistics()
         var service = service
-        service.eventLoops = configuration.eventLoops
+        service.eventLoops = configuration.eventLoopCount
         let responder = RingService(configuration: service, accessLog: log, serverStatistics: statistics)
         let server = Server(configuration: configuration, responder: responder, statistics: statistics)
         do {
@@ -242,7 +242,7 @@ enum ServeCommand {
             server.shutdownOnSignals()
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoops, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available)",
+                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available)",
                 to: &stderr)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)

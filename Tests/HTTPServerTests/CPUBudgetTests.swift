@@ -53,6 +53,6 @@ import Testing
 
     @Test func thisProcessHasAtLeastOneCPU() {
         #expect(CPUBudget.available >= 1)
-        #expect(ServerConfiguration().eventLoops == CPUBudget.available)
+        #expect(ServerConfiguration().eventLoopCount == CPUBudget.available)
     }
 }
