@@ -64,8 +64,13 @@ gated="/ring.png?p={n}&scale=2&size=600"
 # The most costly PNG the defaults render: 1280 x 1280 px fits the 32 MiB render limit, and its
 # estimate (246 ms) the 250 ms ceiling. (The issue's 2048 px queries are now refused.)
 heaviest_png="/ring.png?p={n},99.8,99.7,99.6&size=640&scale=2&width=30&gap=4&gradient=$G&shadow"
-flood() { # flood SECONDS PATH: 16 connections asking for new rings
-    RING_FLOOD_PATH="$2" wrk -t1 -c16 -d"$1s" -s scripts/isolation/flood.lua "http://127.0.0.1:$port" >"$log/flood.txt" 2>&1
+# The flooding client shares the server's two cores; it runs at nice 19, as a remote attacker's
+# CPU would not compete with the server's, so that the probes measure the server's isolation,
+# not how the scheduler splits two cores between the server and the load generator. It still
+# sends 20 000 to 40 000 requests a second.
+flood() { # flood SECONDS PATH: 16 connections asking for new rings as fast as they can
+    RING_FLOOD_PATH="$2" nice -n 19 wrk -t1 -c16 -d"$1s" -s scripts/isolation/flood.lua "http://127.0.0.1:$port" \
+        >"$log/flood.txt" 2>&1
 }
 
 echo "isolation on $io: $("$ring" --version), $(nproc) cores"
@@ -76,12 +81,12 @@ curl -s -o /dev/null "http://127.0.0.1:$port/ring.svg?p=72"
 fi
 
 # 1. Latency of cached SVGs and /healthz while one client floods new, costly rings.
-probe_all() { # probe_all LABEL: four probes, each 150 requests 5 ms apart; checks each p99
+probe_all() { # probe_all LABEL: four probes, each 300 requests 3 ms apart; checks each p99
     local name path mode out
     for name in healthz svg; do
         path=/healthz; [ $name = svg ] && path="/ring.svg?p=72"
         for mode in fresh keepalive; do
-            out=$(python3 $clients probe $port "$path" $mode 150 5) || { echo "  FAIL  $1: $name $mode probe failed"; status=1; continue; }
+            out=$(python3 $clients probe $port "$path" $mode 300 3) || { echo "  FAIL  $1: $name $mode probe failed"; status=1; continue; }
             read -r p50 p99 max <<<"$out"
             check "$1: $name $mode p99 ${p99} ms ≤ 10 (p50 $p50, max $max; goal 2)" le "$p99" 10
         done
@@ -92,7 +97,7 @@ probe_all "no flood"
 for round in A B gated; do
     case $round in A) path=$query_a ;; B) path=$query_b ;; gated) path=$gated ;; esac
     renders=$(metric ring_render_seconds_count); errors=$(metric ring_render_errors_total)
-    flood 5 "$path" &
+    flood 7 "$path" &
     flooder=$!
     sleep 0.5
     probe_all "flood $round"

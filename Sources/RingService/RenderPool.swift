@@ -13,7 +13,7 @@ import Synchronization
 ///   answers them all.
 /// - **Bounded.** At most `queueLimit` renders wait; past that a request is refused at once
 ///   (the service answers 503 with `Retry-After`), never queued without end.
-/// - **Below the loops.** Render threads run at a lower scheduling priority (nice +10 on
+/// - **Below the loops.** Render threads run at a lower scheduling priority (nice +19 on
 ///   Linux), so a cached answer gets the CPU before a render does.
 /// - **Drain.** ``dropQueued(_:)`` empties the queue when the server stops: renders not yet
 ///   begun are answered at once instead of done.
@@ -167,7 +167,7 @@ package final class RenderPool: Sendable {
 
     private func run(_ index: Int) {
         _ = csystem_set_thread_name("ring-render-\(index)")
-        _ = csystem_lower_thread_priority(10)
+        _ = csystem_lower_thread_priority(19)
         while true {
             work.wait()
             guard let job = state.withLock({ $0.popFirst() }) else { continue }  // dropped at drain
