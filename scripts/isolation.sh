@@ -69,7 +69,7 @@ heaviest_png="/ring.png?p={n},99.8,99.7,99.6&size=640&scale=2&width=30&gap=4&gra
 # not how the scheduler splits two cores between the server and the load generator. It still
 # sends 20 000 to 40 000 requests a second.
 flood() { # flood SECONDS PATH: 16 connections asking for new rings as fast as they can
-    RING_FLOOD_PATH="$2" nice -n 19 wrk -t1 -c16 -d"$1s" -s scripts/isolation/flood.lua "http://127.0.0.1:$port" \
+    RING_BENCH_PATH="$2" nice -n 19 wrk -t1 -c16 -d"$1s" -s scripts/bench/miss.lua "http://127.0.0.1:$port" \
         >"$log/flood.txt" 2>&1
 }
 

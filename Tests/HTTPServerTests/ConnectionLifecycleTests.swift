@@ -12,15 +12,6 @@ import Testing
 
 /// Timeouts, half-closed and reset connections, limits and graceful shutdown.
 @Suite struct ConnectionLifecycleTests {
-    private func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
     @Test(arguments: IOBackend.allCases) func cutsOffSlowHeadersWhileServingOthers(io: IOBackend) throws {
         let server = try TestServer(io) { $0.headerTimeout = 0.5 }
         let slow = try server.client()

@@ -43,15 +43,6 @@ final class DeferringResponder: HTTPResponder {
 private struct Refused: Error {}
 
 @Suite struct DeferredResponseTests {
-    private func waitUntil(_ timeout: Double = 5, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
-    }
-
     /// A response sent later from another thread goes out in request order: a quick answer
     /// pipelined behind a slow one waits for it.
     @Test(arguments: IOBackend.allCases) func pipelinedAnswersKeepTheirOrder(io: IOBackend) throws {

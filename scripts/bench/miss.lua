@@ -1,7 +1,9 @@
--- Every request a new ring spec: thread id and a counter make a unique value of p. The route is
--- /ring.svg, or /ring.png with RING_BENCH_FORMAT=png (the same ring, drawn and compressed).
+-- Every request a new ring: a value made of the thread's id and a counter replaces each "{n}"
+-- of RING_BENCH_PATH, by default /ring.svg?p={n}, or /ring.png?p={n} with RING_BENCH_FORMAT=png
+-- (the same ring, drawn and compressed). scripts/isolation.sh floods with its own paths.
 local threads = 0
-format = os.getenv("RING_BENCH_FORMAT") or "svg"
+local format = os.getenv("RING_BENCH_FORMAT") or "svg"
+local template = os.getenv("RING_BENCH_PATH") or ("/ring." .. format .. "?p={n}")
 
 function setup(thread)
     threads = threads + 1
@@ -14,5 +16,6 @@ end
 
 function request()
     counter = counter + 1
-    return wrk.format("GET", string.format("/ring.%s?p=%d.%07d", format, id, counter))
+    local value = string.format("%d.%07d", id, counter)
+    return wrk.format("GET", (template:gsub("{n}", value)))
 end
