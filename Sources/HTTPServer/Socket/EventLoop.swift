@@ -217,7 +217,12 @@ final class EventLoop: PollHandler, @unchecked Sendable {
 
     /// Reads what arrived and answers it. With `toEnd`, reads until the socket would block, the
     /// connection ends, or it stops reading (output backed up, a response awaited, turn over).
+    ///
+    /// One turn's budget covers everything read here: with `toEnd` (Dispatch), a client that
+    /// sends its next request as soon as it has an answer would otherwise be served again and
+    /// again within one event while every other connection of the loop waited.
     private func receive(_ connection: Connection, toEnd: Bool, now: Double) {
+        var budget = max(1, configuration.maxRequestsPerTurn)
         while true {
             let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
             if count > 0 {
@@ -226,7 +231,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
                 }
                 if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
                 connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-                serve(connection, now: now)
+                serve(connection, budget: &budget, now: now)
                 guard toEnd, isCurrent(connection), connection.interest.contains(.readable) else { return }
             } else if count == 0 {
                 apply(.endOfInput(idle: connection.isIdle), to: connection, now: now)
@@ -246,6 +251,12 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     /// answers buffered requests, up to `maxRequestsPerTurn` of them; then settles interest.
     private func serve(_ connection: Connection, now: Double) {
         var budget = max(1, configuration.maxRequestsPerTurn)
+        serve(connection, budget: &budget, now: now)
+    }
+
+    /// Part of a turn whose requests are counted in `budget`; a connection that spends it with
+    /// requests left waits for its next turn.
+    private func serve(_ connection: Connection, budget: inout Int, now: Double) {
         while true {
             while connection.hasPendingOutput {
                 let count = connection.output.send(to: connection.fd)
