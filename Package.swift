@@ -36,7 +36,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
-            name: "ring-bench", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
+            name: "ring-bench", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer", "CZlib"],
             swiftSettings: swiftSettings),
         // Seeded random specs shared by the core and service suites.
         .target(name: "RingTestSupport", path: "Tests/RingTestSupport", swiftSettings: swiftSettings),

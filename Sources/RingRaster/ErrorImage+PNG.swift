@@ -20,7 +20,7 @@ extension ErrorImage {
         let glyphs = font.outline(
             of: text, fontSize: fontSize, centreX: 10 + font.advance(of: text, fontSize: fontSize) / 2, baseline: 18)
         canvas.fill(CoverageMask.filled(glyphs, width: width, height: height), RingColor(rgb: 0x82071E))
-        return PNGEncoder.encode(scanlines: canvas.scanlines(), width: width, height: height)
+        return PNGEncoder.encode(canvas)
     }
 }
 

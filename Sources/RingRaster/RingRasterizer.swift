@@ -44,9 +44,8 @@ public enum RingRasterizer {
         let scratch = RenderScratch.current
         defer { scratch.trim() }
         var canvas = draw(scene, scale: scale, scratch: scratch)
-        canvas.scanlines(into: &scratch.lines)
-        scratch.pixels = canvas.takeStorage()
-        return PNGEncoder.encode(scanlines: scratch.lines, width: canvas.width, height: canvas.height, scratch: scratch)
+        defer { scratch.pixels = canvas.takeStorage() }
+        return PNGEncoder.encode(canvas, scratch: scratch)
     }
 
     /// The scene drawn on a canvas at `scale`.
@@ -102,6 +101,7 @@ private struct Painter {
                 paint(barShape, gradient.color(at: 0))
             case .gradient(let gradient):
                 var barMask = mask(barShape)
+                barMask.resolve()  // the shader reads every pixel's coverage
                 paintGradient(gradient, along: bar.stroke, mask: barMask)
                 scratch.cells = barMask.takeStorage()
             }
@@ -172,7 +172,7 @@ private struct Painter {
         return polygon
     }
 
-    /// A resolved mask of `polygon`, over its bounds within the canvas, grown by `margin`.
+    /// A mask of `polygon`'s edges, over its bounds within the canvas, grown by `margin`.
     func mask(_ polygon: Polygon, margin: Double = 1) -> CoverageMask {
         guard let bounds = polygon.bounds(margin: margin) else {
             return CoverageMask(originX: 0, originY: 0, width: 0, height: 0)
@@ -185,7 +185,6 @@ private struct Painter {
             originX: minX, originY: minY, width: maxX - minX, height: maxY - minY, storage: scratch.cells)
         scratch.cells = []
         mask.add(polygon)
-        mask.resolve()
         return mask
     }
 
@@ -238,6 +237,20 @@ extension Canvas {
         return lines
     }
 
+    /// A premultiplied pixel (red in the low byte, alpha in the high one) with its alpha
+    /// divided out again, as PNG stores it: opaque and transparent pixels, most of a ring, as
+    /// they are.
+    @inline(__always)
+    static func straight(_ word: UInt32) -> UInt32 {
+        let alpha = word >> 24
+        guard alpha != 255, alpha != 0 else { return word }
+        let scale = 255 / Float(alpha)
+        let red = UInt32(min(Float(word & 0xFF) * scale + 0.5, 255))
+        let green = UInt32(min(Float(word >> 8 & 0xFF) * scale + 0.5, 255))
+        let blue = UInt32(min(Float(word >> 16 & 0xFF) * scale + 0.5, 255))
+        return red | green << 8 | blue << 16 | alpha << 24
+    }
+
     /// ``scanlines()`` into `lines`, reusing its storage.
     package func scanlines(into lines: inout [UInt8]) {
         let rowBytes = width * 4
@@ -251,15 +264,9 @@ extension Canvas {
                         // A pixel at a time as one word: most are transparent (already zero in
                         // `lines`) or opaque (copied as they are).
                         let word = UInt32(littleEndian: pixels.loadUnaligned(fromByteOffset: source, as: UInt32.self))
-                        let alpha = word >> 24
-                        if alpha == 255 {
-                            lines.storeBytes(of: word.littleEndian, toByteOffset: target, as: UInt32.self)
-                        } else if alpha != 0 {
-                            let scale = 255 / Float(alpha)
-                            lines[target] = UInt8(min(Float(word & 0xFF) * scale + 0.5, 255))
-                            lines[target + 1] = UInt8(min(Float(word >> 8 & 0xFF) * scale + 0.5, 255))
-                            lines[target + 2] = UInt8(min(Float(word >> 16 & 0xFF) * scale + 0.5, 255))
-                            lines[target + 3] = UInt8(alpha)
+                        if word >> 24 != 0 {
+                            lines.storeBytes(
+                                of: Self.straight(word).littleEndian, toByteOffset: target, as: UInt32.self)
                         }
                         target += 4
                         source += 4

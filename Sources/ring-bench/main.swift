@@ -1,3 +1,4 @@
+import CZlib
 import HTTPServer
 import RingCore
 import RingRaster
@@ -221,13 +222,52 @@ let drawOnly = measure(batches: batches, size: pngBatch) { RingRasterizer.draw(d
 let canvas = RingRasterizer.draw(defaultScene, scale: 1)
 let scanlineOnly = measure(batches: batches, size: pngBatch) { canvas.scanlines().count }
 let scanlines = canvas.scanlines()
-var levels = ""
-// Encoding: the palette (when the ring has at most 256 colours) and deflate, at each level.
-func encoded(_ level: Int32) -> [UInt8] {
-    PNGEncoder.encode(scanlines: scanlines, width: canvas.width, height: canvas.height, level: level)
+// Encoding: the palette (when the ring has at most 256 colours) and deflate, for each
+// setting, on the default ring and over the whole catalogue, as palette indices and as RGBA.
+func encoded(_ compression: PNGEncoder.Compression, palette: Bool = true) -> [UInt8] {
+    PNGEncoder.encode(
+        scanlines: scanlines, width: canvas.width, height: canvas.height, compression: compression,
+        allowPalette: palette)
 }
-for level: Int32 in [1, 3, 6, 9] {
-    let time = measure(batches: batches, size: pngBatch) { encoded(level).count }
-    levels += " level \(level) \(format(time)) \(encoded(level).count) B;"
+let catalogue = RingExamples.all.compactMap { example -> (lines: [UInt8], width: Int, height: Int)? in
+    guard let spec = try? RingSpec(query: example.query) else { return nil }
+    let canvas = RingRasterizer.draw(RingScene(spec: spec), scale: spec.scale)
+    return (canvas.scanlines(), canvas.width, canvas.height)
 }
-print("default ring PNG split: draw \(format(drawOnly)), scanlines \(format(scanlineOnly)), encode\(levels)")
+let settings: [PNGEncoder.Compression] =
+    [
+        .init(level: 3), .init(level: 1), .init(level: 6), .init(level: 1, strategy: Z_RLE),
+        .init(level: 3, strategy: Z_RLE), .init(level: 1, strategy: Z_HUFFMAN_ONLY),
+    ]
+    + [PNGEncoder.Filter.sub, .up].flatMap {
+        [
+            PNGEncoder.Compression(level: 1, strategy: Z_RLE, filter: $0),
+            PNGEncoder.Compression(level: 3, filter: $0),
+        ]
+    }
+print("encode (palette and deflate), default ring and catalogue total; then the same as RGBA rows:")
+for palette in [true, false] {
+    for setting in settings {
+        let time = measure(batches: batches, size: pngBatch) { encoded(setting, palette: palette).count }
+        var catalogueTime = 0.0
+        var catalogueBytes = 0
+        for image in catalogue {
+            catalogueTime += measure(batches: 5, size: 5) {
+                PNGEncoder.encode(
+                    scanlines: image.lines, width: image.width, height: image.height, compression: setting,
+                    allowPalette: palette
+                ).count
+            }
+            catalogueBytes +=
+                PNGEncoder.encode(
+                    scanlines: image.lines, width: image.width, height: image.height, compression: setting,
+                    allowPalette: palette
+                ).count
+        }
+        print(
+            "  \(palette ? "palette" : "RGBA   ") \(pad(setting.description, 22)) default \(format(time)) "
+                + "\(encoded(setting, palette: palette).count) B; catalogue \(format(catalogueTime)) \(catalogueBytes) B"
+        )
+    }
+}
+print("default ring PNG split: draw \(format(drawOnly)), scanlines \(format(scanlineOnly))")

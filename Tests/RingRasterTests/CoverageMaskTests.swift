@@ -1,3 +1,5 @@
+import RingCore
+import RingTestSupport
 import Testing
 
 @testable import RingRaster
@@ -81,5 +83,65 @@ import Testing
         #expect(mask.coverage(25, 25) > 0.5)
         #expect(mask.coverage(19, 25) > 0.01)
         #expect(mask.coverage(20, 25) < 0.9)
+    }
+
+    /// Painting from the edges, run by run and skipping untouched blocks, gives exactly the
+    /// pixels that painting the resolved coverage cell by cell gives: random polygons, some
+    /// reaching past the mask and the canvas, in opaque and translucent colours, over paint.
+    @Test func runsFromTheEdgesPaintWhatResolvedCoveragePaints() {
+        var generator = SeededGenerator(seed: 24)
+        for _ in 0..<300 {
+            func coordinate() -> Double { Double.random(in: -10...70, using: &generator) }
+            var polygon = Polygon()
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                polygon.contours.append(
+                    (0..<Int.random(in: 3...9, using: &generator)).map { _ in
+                        Point(x: coordinate(), y: coordinate())
+                    })
+            }
+            let (originX, originY) = (
+                Int.random(in: -4...20, using: &generator), Int.random(in: -4...20, using: &generator)
+            )
+            var edges = CoverageMask(
+                originX: originX, originY: originY, width: Int.random(in: 1...50, using: &generator),
+                height: Int.random(in: 1...50, using: &generator))
+            edges.add(polygon)
+            var resolved = edges
+            resolved.resolve()
+            let alpha =
+                UInt8.random(in: 0...1, using: &generator) == 0 ? 255 : UInt8.random(in: 1...254, using: &generator)
+            let colour = RingColor(red: 200, green: 30, blue: 90, alpha: alpha)
+            var fromEdges = Canvas(width: 48, height: 48)
+            fromEdges.fillAll(RingColor(red: 10, green: 120, blue: 250, alpha: 128))
+            var fromCoverage = fromEdges
+            fromEdges.fill(edges, colour)
+            fromCoverage.fill(resolved, colour)
+            let same = fromEdges.pixels == fromCoverage.pixels  // (not the arrays: a failure would print both)
+            #expect(same)
+            // And an opaque colour changes exactly the pixels of non-zero weight on the canvas.
+            guard alpha == 255 else { continue }
+            var expected = 0
+            for row in 0..<resolved.height {
+                for column in 0..<resolved.width where CoverageMask.weight(resolved.coverage(column, row)) > 0 {
+                    let (x, y) = (originX + column, originY + row)
+                    if x >= 0, x < 48, y >= 0, y < 48 { expected += 1 }
+                }
+            }
+            var painted = 0
+            let background = Canvas(width: 48, height: 48).filled(RingColor(red: 10, green: 120, blue: 250, alpha: 128))
+            for index in 0..<fromEdges.pixels.count / 4
+            where fromEdges.pixels[4 * index..<4 * index + 4] != background.pixels[4 * index..<4 * index + 4] {
+                painted += 1
+            }
+            #expect(painted == expected)
+        }
+    }
+}
+
+extension Canvas {
+    fileprivate func filled(_ colour: RingColor) -> Canvas {
+        var canvas = self
+        canvas.fillAll(colour)
+        return canvas
     }
 }

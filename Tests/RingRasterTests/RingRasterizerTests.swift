@@ -1,3 +1,4 @@
+import CZlib
 import RingCore
 import RingTestSupport
 import Testing
@@ -27,8 +28,7 @@ import Testing
     @Test func theEncoderWritesWhatTheCanvasHolds() throws {
         let scene = RingScene(spec: try RingSpec(query: "p=72&shadow&gradient=22c55e,ef4444"))
         let canvas = RingRasterizer.draw(scene, scale: 1)
-        let decoded = try PNGDecoder(
-            PNGEncoder.encode(scanlines: canvas.scanlines(), width: canvas.width, height: canvas.height))
+        let decoded = try PNGDecoder(PNGEncoder.encode(canvas))
         #expect(decoded.chunkTypes == ["IHDR", "sRGB", "IDAT", "IEND"])
         let lines = canvas.scanlines()
         let rowBytes = canvas.width * 4
@@ -57,7 +57,8 @@ import Testing
         let scene = RingScene(spec: try RingSpec(query: query))
         let canvas = RingRasterizer.draw(scene, scale: 1)
         let lines = canvas.scanlines()
-        let decoded = try PNGDecoder(PNGEncoder.encode(scanlines: lines, width: canvas.width, height: canvas.height))
+        // The palette read from the canvas's premultiplied pixels, as the service encodes.
+        let decoded = try PNGDecoder(PNGEncoder.encode(canvas))
         #expect(decoded.colourType == 3, "\(query)")
         // tRNS only when something is translucent: on an opaque background nothing is.
         let opaque = query.contains("bg=")
@@ -66,8 +67,33 @@ import Testing
         // Translucent entries first: tRNS ends at the last of them.
         let translucent = decoded.palette.filter { $0[3] != 255 }.count
         #expect(decoded.palette.prefix(translucent).allSatisfy { $0[3] != 255 })
-        let png = PNGEncoder.encode(scanlines: lines, width: canvas.width, height: canvas.height)
-        #expect(png.count < PNGEncoder.deflate(lines, level: PNGEncoder.compressionLevel).count, "\(query)")
+        let png = PNGEncoder.encode(canvas)
+        #expect(png.count < PNGEncoder.deflate(lines).count, "\(query)")
+        // The same palette from straight scanlines: the same file.
+        #expect(PNGEncoder.encode(scanlines: lines, width: canvas.width, height: canvas.height).count == png.count)
+        // Z_RLE at level 1, the palette's setting, against level 3's full search: no larger.
+        let searched = PNGEncoder.encode(
+            scanlines: lines, width: canvas.width, height: canvas.height, compression: .init(level: 3))
+        #expect(png.count <= searched.count, "\(query)")
+    }
+
+    /// Every filter and strategy the benchmark compares writes the same pixels.
+    @Test(arguments: [true, false])
+    func everyCompressionSettingDecodesToTheSamePixels(palette: Bool) throws {
+        let canvas = RingRasterizer.draw(RingScene(spec: try RingSpec(query: "p=72")), scale: 1)
+        let lines = canvas.scanlines()
+        let expected = Self.straight(lines, width: canvas.width, height: canvas.height)
+        for filter in PNGEncoder.Filter.allCases {
+            for strategy in [Z_DEFAULT_STRATEGY, Z_RLE, Z_HUFFMAN_ONLY] {
+                let setting = PNGEncoder.Compression(level: 1, strategy: strategy, filter: filter)
+                let decoded = try PNGDecoder(
+                    PNGEncoder.encode(
+                        scanlines: lines, width: canvas.width, height: canvas.height, compression: setting,
+                        allowPalette: palette))
+                #expect(decoded.colourType == (palette ? 3 : 6), "\(setting)")
+                #expect(decoded.pixels == expected, "\(setting)")
+            }
+        }
     }
 
     /// 256 colours still fit a palette; 257 do not, and the image is written as RGBA, unchanged.

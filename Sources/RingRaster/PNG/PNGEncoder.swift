@@ -17,27 +17,116 @@ import CZlib
 /// catalogue: 305 798 bytes with the heuristic at level 6, 231 244 with None;
 /// docs/performance.md has the table).
 package enum PNGEncoder {
-    /// zlib's level 3: level 1's speed (deflate is most of a PNG's cost) and 4 % smaller; each
-    /// level above costs more time than its bytes are worth to a cached image
-    /// (docs/performance.md).
-    package static let compressionLevel: Int32 = 3
+    /// How the bytes of an image are compressed: deflate's level and strategy, and the PNG
+    /// filter applied to every row first.
+    package struct Compression: Sendable, Equatable, CustomStringConvertible {
+        package var level: Int32
+        /// `Z_DEFAULT_STRATEGY`, `Z_RLE`, `Z_FILTERED` or `Z_HUFFMAN_ONLY`.
+        package var strategy: Int32
+        package var filter: Filter
+
+        package init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, filter: Filter = .none) {
+            self.level = level
+            self.strategy = strategy
+            self.filter = filter
+        }
+
+        package var description: String {
+            let name =
+                switch strategy {
+                case Z_RLE: "rle"
+                case Z_FILTERED: "filtered"
+                case Z_HUFFMAN_ONLY: "huffman"
+                default: "default"
+                }
+            return "level \(level) \(name) \(filter)"
+        }
+    }
+
+    /// A PNG row filter (ISO/IEC 15948 §9.2), applied to every row alike.
+    package enum Filter: UInt8, Sendable, CaseIterable {
+        case none = 0
+        /// Each byte less the byte one pixel to the left.
+        case sub = 1
+        /// Each byte less the byte above.
+        case up = 2
+    }
+
+    /// Palette indices: zlib's level 1 with the `Z_RLE` strategy and no filter. Deflate then
+    /// looks for repeats one byte back only, which is what a ring's runs of one colour are as
+    /// indices: faster than level 3's search and smaller than it, on 50 of the catalogue's 51
+    /// palette images (docs/performance.md, "Deflate").
+    package static let paletteCompression = Compression(level: 1, strategy: Z_RLE)
+
+    /// RGBA rows: level 3, default strategy, no filter. A pixel's repeat is 4 bytes back, out
+    /// of `Z_RLE`'s reach (its images come out 2 to 4 times larger), and the Sub and Up
+    /// filters lose here as well.
+    package static let rgbaCompression = Compression(level: 3)
+
+    /// PNG bytes of `canvas`, with its ``RenderScratch`` buffers: a palette image read straight
+    /// from the premultiplied pixels when it has at most 256 colours, so the RGBA scanlines
+    /// are made only for an image that needs them.
+    package static func encode(_ canvas: Canvas, scratch: RenderScratch = .current) -> [UInt8] {
+        let (width, height) = (canvas.width, canvas.height)
+        precondition(width > 0 && height > 0 && canvas.pixels.count == width * height * 4)
+        let palette = canvas.pixels.withUnsafeBytes {
+            Palette(
+                rows: $0, stride: width * 4, offset: 0, width: width, height: height, premultiplied: true,
+                into: &scratch.indexed)
+        }
+        if let palette { return encode(palette: palette, width: width, height: height, nil, scratch) }
+        canvas.scanlines(into: &scratch.lines)
+        return encode(rgba: scratch.lines, width: width, height: height, nil, scratch)
+    }
 
     /// PNG bytes for a `width` × `height` image, given its rows as PNG scanlines: each a filter
     /// byte (0) and `width` straight (not premultiplied) RGBA pixels. Compresses with the
-    /// thread's ``RenderScratch`` stream, into its output buffer.
+    /// thread's ``RenderScratch`` stream, into its output buffer, with `compression` when given
+    /// (benchmarks) or the default of the image's colour type.
     package static func encode(
-        scanlines: [UInt8], width: Int, height: Int, level: Int32 = compressionLevel,
-        scratch: RenderScratch = .current
+        scanlines: [UInt8], width: Int, height: Int, compression: Compression? = nil,
+        allowPalette: Bool = true, scratch: RenderScratch = .current
     ) -> [UInt8] {
         precondition(scanlines.count == height * (width * 4 + 1) && width > 0 && height > 0)
-        let palette = Palette(scanlines: scanlines, width: width, height: height, into: &scratch.indexed)
-        let compressed = deflate(
-            palette == nil ? scanlines : scratch.indexed, level: level, into: &scratch.output, stream: scratch.stream)
+        let palette =
+            !allowPalette
+            ? nil
+            : scanlines.withUnsafeBytes {
+                Palette(
+                    rows: $0, stride: width * 4 + 1, offset: 1, width: width, height: height,
+                    premultiplied: false, into: &scratch.indexed)
+            }
+        if let palette { return encode(palette: palette, width: width, height: height, compression, scratch) }
+        return encode(rgba: scanlines, width: width, height: height, compression, scratch)
+    }
+
+    /// A palette image, its indices in the scratch's `indexed` rows.
+    private static func encode(
+        palette: Palette, width: Int, height: Int, _ compression: Compression?, _ scratch: RenderScratch
+    ) -> [UInt8] {
+        let compression = compression ?? paletteCompression
+        if compression.filter != .none { scratch.indexed = filtered(scratch.indexed, compression.filter, width, 1) }
+        let compressed = deflate(scratch.indexed, compression, into: &scratch.output, stream: scratch.stream)
+        return container(width: width, height: height, palette: palette, idat: scratch.output[0..<compressed])
+    }
+
+    /// An RGBA image from its scanlines.
+    private static func encode(
+        rgba scanlines: [UInt8], width: Int, height: Int, _ compression: Compression?, _ scratch: RenderScratch
+    ) -> [UInt8] {
+        let compression = compression ?? rgbaCompression
+        let rows = compression.filter == .none ? scanlines : filtered(scanlines, compression.filter, width * 4, 4)
+        let compressed = deflate(rows, compression, into: &scratch.output, stream: scratch.stream)
+        return container(width: width, height: height, palette: nil, idat: scratch.output[0..<compressed])
+    }
+
+    /// The file around the compressed rows.
+    private static func container(width: Int, height: Int, palette: Palette?, idat: ArraySlice<UInt8>) -> [UInt8] {
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         // Exactly what follows: the cache counts a body by its bytes, and spare capacity would
         // be memory it does not see. Each chunk is 12 bytes around its data.
         let paletteBytes = palette.map { 12 + $0.rgb.count + ($0.alpha.isEmpty ? 0 : 12 + $0.alpha.count) } ?? 0
-        png.reserveCapacity(8 + (12 + 13) + (12 + 1) + paletteBytes + (12 + compressed) + 12)
+        png.reserveCapacity(8 + (12 + 13) + (12 + 1) + paletteBytes + (12 + idat.count) + 12)
         var header: [UInt8] = []
         appendBigEndian(UInt32(width), to: &header)
         appendBigEndian(UInt32(height), to: &header)
@@ -49,7 +138,7 @@ package enum PNGEncoder {
             chunk("PLTE", palette.rgb[...], into: &png)
             if !palette.alpha.isEmpty { chunk("tRNS", palette.alpha[...], into: &png) }
         }
-        chunk("IDAT", scratch.output[0..<compressed], into: &png)
+        chunk("IDAT", idat, into: &png)
         chunk("IEND", [][...], into: &png)
         return png
     }
@@ -63,9 +152,14 @@ package enum PNGEncoder {
         /// are opaque. Translucent colours come first, so this is as short as it can be.
         var alpha: [UInt8] = []
 
-        /// Nil when the image has more than 256 colours. `indexed` receives the rows: each a
-        /// filter byte (0) and one index a pixel.
-        init?(scanlines: [UInt8], width: Int, height: Int, into indexed: inout [UInt8]) {
+        /// Nil when the image has more than 256 colours. `rows` holds `height` rows of `width`
+        /// 4-byte pixels, `stride` bytes apart and `offset` bytes into each; `premultiplied`
+        /// pixels (a canvas's) are keyed as they are, and only the entries are straightened.
+        /// `indexed` receives the rows: each a filter byte (0) and one index a pixel.
+        init?(
+            rows lines: UnsafeRawBufferPointer, stride: Int, offset: Int, width: Int, height: Int, premultiplied: Bool,
+            into indexed: inout [UInt8]
+        ) {
             // Open addressing over 512 slots, keyed by the pixel's 32 bits: at most 256 are ever
             // filled, so a probe ends quickly. A slot holds the colour and its index + 1.
             var keys = [UInt32](repeating: 0, count: 512)
@@ -73,40 +167,38 @@ package enum PNGEncoder {
             var colours: [UInt32] = []
             colours.reserveCapacity(256)
             indexed.resetToZeros(count: height * (width + 1))
-            let complete = scanlines.withUnsafeBytes { lines in
-                indexed.withUnsafeMutableBufferPointer { indexed in
-                    keys.withUnsafeMutableBufferPointer { keys in
-                        slots.withUnsafeMutableBufferPointer { slots in
-                            var previous: UInt32 = 0
-                            var previousIndex: UInt8 = 0
-                            var havePrevious = false
-                            for row in 0..<height {
-                                let source = row * (width * 4 + 1) + 1
-                                let target = row * (width + 1) + 1
-                                for column in 0..<width {
-                                    let colour = UInt32(
-                                        littleEndian: lines.loadUnaligned(
-                                            fromByteOffset: source + 4 * column, as: UInt32.self))
-                                    if havePrevious && colour == previous {  // runs of one colour are most of a ring
-                                        indexed[target + column] = previousIndex
-                                        continue
-                                    }
-                                    var slot = Int(truncatingIfNeeded: (colour &* 0x9E37_79B1) >> 23)
-                                    while slots[slot] != 0 && keys[slot] != colour { slot = (slot + 1) & 511 }
-                                    if slots[slot] == 0 {
-                                        guard colours.count < 256 else { return false }
-                                        colours.append(colour)
-                                        keys[slot] = colour
-                                        slots[slot] = UInt16(colours.count)
-                                    }
-                                    previous = colour
-                                    previousIndex = UInt8(truncatingIfNeeded: slots[slot] - 1)
-                                    havePrevious = true
+            let complete = indexed.withUnsafeMutableBufferPointer { indexed in
+                keys.withUnsafeMutableBufferPointer { keys in
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        var previous: UInt32 = 0
+                        var previousIndex: UInt8 = 0
+                        var havePrevious = false
+                        for row in 0..<height {
+                            let source = row * stride + offset
+                            let target = row * (width + 1) + 1
+                            for column in 0..<width {
+                                let colour = UInt32(
+                                    littleEndian: lines.loadUnaligned(
+                                        fromByteOffset: source + 4 * column, as: UInt32.self))
+                                if havePrevious && colour == previous {  // runs of one colour are most of a ring
                                     indexed[target + column] = previousIndex
+                                    continue
                                 }
+                                var slot = Int(truncatingIfNeeded: (colour &* 0x9E37_79B1) >> 23)
+                                while slots[slot] != 0 && keys[slot] != colour { slot = (slot + 1) & 511 }
+                                if slots[slot] == 0 {
+                                    guard colours.count < 256 else { return false }
+                                    colours.append(colour)
+                                    keys[slot] = colour
+                                    slots[slot] = UInt16(colours.count)
+                                }
+                                previous = colour
+                                previousIndex = UInt8(truncatingIfNeeded: slots[slot] - 1)
+                                havePrevious = true
+                                indexed[target + column] = previousIndex
                             }
-                            return true
                         }
+                        return true
                     }
                 }
             }
@@ -129,26 +221,50 @@ package enum PNGEncoder {
                 }
             }
             for old in order {
-                let colour = colours[old]  // red in the low byte, alpha in the high one
+                // Red in the low byte, alpha in the high one.
+                let colour = premultiplied ? Canvas.straight(colours[old]) : colours[old]
                 rgb += [UInt8(colour & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour >> 16 & 0xFF)]
                 if colour >> 24 != 255 { alpha.append(UInt8(colour >> 24)) }
             }
         }
     }
 
+    /// `rows` (each a filter byte and `rowBytes` bytes of pixels of `bytesPerPixel` bytes) with
+    /// `filter` applied to every row. Only benchmarks and tests choose a filter: none is the
+    /// default (docs/performance.md has the measurement).
+    static func filtered(_ rows: [UInt8], _ filter: Filter, _ rowBytes: Int, _ bytesPerPixel: Int) -> [UInt8] {
+        var output = rows
+        let stride = rowBytes + 1
+        for row in 0..<rows.count / stride {
+            let start = row * stride
+            output[start] = filter.rawValue
+            for index in 1...rowBytes {
+                let reference: UInt8 =
+                    switch filter {
+                    case .none: 0
+                    case .sub: index > bytesPerPixel ? rows[start + index - bytesPerPixel] : 0
+                    case .up: row > 0 ? rows[start - stride + index] : 0
+                    }
+                output[start + index] = rows[start + index] &- reference
+            }
+        }
+        return output
+    }
+
     /// A zlib stream of `data`, from this thread's stream.
-    package static func deflate(_ data: [UInt8], level: Int32) -> [UInt8] {
+    package static func deflate(_ data: [UInt8], _ compression: Compression = rgbaCompression) -> [UInt8] {
         let scratch = RenderScratch.current
-        let count = deflate(data, level: level, into: &scratch.output, stream: scratch.stream)
+        let count = deflate(data, compression, into: &scratch.output, stream: scratch.stream)
         return Array(scratch.output[0..<count])
     }
 
     /// Compresses `data` into `output` (grown as needed) with `stream`; returns the byte count.
     private static func deflate(
-        _ data: [UInt8], level: Int32, into output: inout [UInt8], stream: UnsafeMutablePointer<z_stream>
+        _ data: [UInt8], _ compression: Compression, into output: inout [UInt8], stream: UnsafeMutablePointer<z_stream>
     ) -> Int {
         // Reset keeps the stream's memory; only its hash table is cleared.
-        precondition(deflateReset(stream) == Z_OK && deflateParams(stream, level, Z_DEFAULT_STRATEGY) == Z_OK)
+        precondition(
+            deflateReset(stream) == Z_OK && deflateParams(stream, compression.level, compression.strategy) == Z_OK)
         output.resetToZeros(count: Int(deflateBound(stream, uLong(data.count))))
         let status = output.withUnsafeMutableBufferPointer { out in
             data.withUnsafeBufferPointer { input in

@@ -31,14 +31,9 @@ package struct Canvas {
     /// palette, which compresses a quarter of the bytes. docs/performance.md has the measurement.
     static let coverageLevels = 31
 
-    /// `cover` (0…1) as the 0…255 weight compositing uses, in ``coverageLevels`` steps.
-    @inline(__always)
-    static func weight(_ cover: Float) -> Int {
-        min(Int(cover * Float(coverageLevels) + 0.5), coverageLevels) * 255 / coverageLevels
-    }
-
-    /// Paints `color` wherever `mask` covers, at `opacity`. The loop without a shader, in
-    /// integers: most of what a ring paints is one colour, and most of that fully covered.
+    /// Paints `color` wherever `mask` covers, at `opacity`: run by run, in integers, without a
+    /// shader. Most of what a ring paints is one colour, and most of that fully covered: a run
+    /// of full weight in an opaque colour is stored as it is, whatever was under it.
     mutating func fill(_ mask: CoverageMask, _ color: RingColor, opacity: Float = 1) {
         let alpha = Int((Float(color.alpha) * min(max(opacity, 0), 1)).rounded())
         guard alpha > 0 else { return }
@@ -47,47 +42,32 @@ package struct Canvas {
         let green = Self.divide255(Int(color.green) * alpha)
         let blue = Self.divide255(Int(color.blue) * alpha)
         let opaque = alpha == 255
-        guard let (columns, rows) = visible(mask) else { return }
-        let (firstColumn, lastColumn, firstRow, lastRow) = (
-            columns.lowerBound, columns.upperBound, rows.lowerBound, rows.upperBound
-        )
-        let width = self.width
-        pixels.withUnsafeMutableBufferPointer { pixels in
-            mask.cells.withUnsafeBufferPointer { cells in
-                for row in firstRow..<lastRow {
-                    let cellRow = row * mask.stride
-                    var index = ((mask.originY + row) * width + mask.originX + firstColumn) * 4
-                    for column in firstColumn..<lastColumn {
-                        // Most of a mask is empty: below half a step the coverage rounds to 0, and
-                        // one comparison skips the pixel.
-                        let cover = cells[cellRow + column]
-                        guard cover >= 0.016 else {
-                            index += 4
-                            continue
-                        }
-                        // Coverage in 0…255, as the blend uses it: a pixel the edges' rounding
-                        // leaves at 0.9999 is fully covered.
-                        let c = Self.weight(cover)
-                        if c == 255 && opaque {
-                            // Inside an opaque shape: the colour itself, whatever was there.
-                            pixels[index] = color.red
-                            pixels[index + 1] = color.green
-                            pixels[index + 2] = color.blue
-                            pixels[index + 3] = 255
-                        } else if c > 0 {
-                            // Source-over: source × c + destination × (1 − a × c).
-                            let keep = 255 - Self.divide255(alpha * c)
-                            pixels[index] = UInt8(
-                                truncatingIfNeeded: Self.divide255(red * c + Int(pixels[index]) * keep))
-                            pixels[index + 1] = UInt8(
-                                truncatingIfNeeded: Self.divide255(green * c + Int(pixels[index + 1]) * keep))
-                            pixels[index + 2] = UInt8(
-                                truncatingIfNeeded: Self.divide255(blue * c + Int(pixels[index + 2]) * keep))
-                            pixels[index + 3] = UInt8(
-                                truncatingIfNeeded: Self.divide255(alpha * c + Int(pixels[index + 3]) * keep))
-                        }
-                        index += 4
+        let word = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000).littleEndian
+        let (width, height) = (self.width, self.height)
+        pixels.withUnsafeMutableBytes { bytes in
+            let pixels = bytes.bindMemory(to: UInt8.self)
+            mask.forEachRun { row, column, count, c in
+                let y = mask.originY + row
+                let first = max(mask.originX + column, 0)
+                let end = min(mask.originX + column + count, width)
+                guard y >= 0, y < height, first < end else { return }
+                if c == 255 && opaque {
+                    for x in first..<end {
+                        bytes.storeBytes(of: word, toByteOffset: (y * width + x) * 4, as: UInt32.self)
                     }
+                    return
+                }
+                // Source-over: source × c + destination × (1 − a × c).
+                let keep = 255 - Self.divide255(alpha * c)
+                for x in first..<end {
+                    let index = (y * width + x) * 4
+                    pixels[index] = UInt8(truncatingIfNeeded: Self.divide255(red * c + Int(pixels[index]) * keep))
+                    pixels[index + 1] = UInt8(
+                        truncatingIfNeeded: Self.divide255(green * c + Int(pixels[index + 1]) * keep))
+                    pixels[index + 2] = UInt8(
+                        truncatingIfNeeded: Self.divide255(blue * c + Int(pixels[index + 2]) * keep))
+                    pixels[index + 3] = UInt8(
+                        truncatingIfNeeded: Self.divide255(alpha * c + Int(pixels[index + 3]) * keep))
                 }
             }
         }
@@ -105,6 +85,7 @@ package struct Canvas {
     mutating func fill(
         _ mask: CoverageMask, shader: (_ x: Int, _ y: Int) -> (Float, Float, Float, Float)
     ) {
+        precondition(mask.isResolved, "a shader fill reads resolved coverage")
         guard let (columns, rows) = visible(mask) else { return }
         let (firstColumn, lastColumn, firstRow, lastRow) = (
             columns.lowerBound, columns.upperBound, rows.lowerBound, rows.upperBound
@@ -115,7 +96,7 @@ package struct Canvas {
                 let y = mask.originY + row
                 mask.withRow(row) { coverage in
                     for column in firstColumn..<lastColumn {
-                        let weight = Self.weight(coverage[column])
+                        let weight = CoverageMask.weight(coverage[column])
                         guard weight > 0 else { continue }
                         let x = mask.originX + column
                         let (red, green, blue, alpha) = shader(x, y)

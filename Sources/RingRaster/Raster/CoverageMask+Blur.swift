@@ -5,11 +5,12 @@
 #endif
 
 extension CoverageMask {
-    /// Blurs the resolved coverage as SVG's `feGaussianBlur` blurs alpha, with standard
+    /// Blurs the coverage (resolving it first) as SVG's `feGaussianBlur` blurs alpha, with standard
     /// deviation `sigma` in pixels: for `sigma` ≥ 2, three box blurs of the sizes the Filter
     /// Effects specification gives; below that, where boxes are too coarse, the Gaussian itself.
     /// Pixels beyond the mask count as empty, so it needs a margin of 3 `sigma` to hold it all.
     mutating func blur(sigma: Double) {
+        resolve()
         guard sigma > 0, width > 0, height > 0 else { return }
         let passes = Self.passes(sigma: sigma)
         var line = [Float](repeating: 0, count: max(width, height))

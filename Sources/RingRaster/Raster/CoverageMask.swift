@@ -9,6 +9,13 @@
 ///
 /// The mask covers the pixels `originX..<originX+width`, `originY..<originY+height` of the
 /// image; edges outside it are clipped to it.
+///
+/// A mask is painted from its accumulated edges (``forEachRun(_:)``): the running sum only
+/// changes in the cells an edge wrote to, so each row is read through one flag per
+/// ``blockCells`` cells, and a block no edge touched continues the run before it without
+/// being read. Most of a ring's mask is such blocks: the hole, the corners and the inside of
+/// the bar. ``resolve()`` turns the cells into coverage in place, for what needs every
+/// pixel's (the blur and the gradient's shader).
 struct CoverageMask {
     let originX: Int
     let originY: Int
@@ -18,6 +25,14 @@ struct CoverageMask {
     /// has a cell to write its remainder to.
     var cells: [Float]
     let stride: Int
+    /// Per row, one flag for each ``blockCells`` cells: whether an edge wrote to any of them.
+    private var touched: [UInt8]
+    private let blocksPerRow: Int
+    /// Whether ``resolve()`` has turned the cells into coverage.
+    private(set) var isResolved = false
+
+    /// The cells one ``touched`` flag stands for.
+    static let blockCells = 8
 
     /// An empty mask, in `storage` when given (its capacity is reused: see ``RenderScratch``).
     init(originX: Int, originY: Int, width: Int, height: Int, storage: [Float] = []) {
@@ -28,6 +43,8 @@ struct CoverageMask {
         stride = self.width + 2
         cells = storage
         cells.resetToZeros(count: stride * self.height)
+        blocksPerRow = (stride + Self.blockCells - 1) / Self.blockCells
+        touched = [UInt8](repeating: 0, count: blocksPerRow * self.height)
     }
 
     /// Gives the cells' storage back for the next mask.
@@ -65,15 +82,26 @@ struct CoverageMask {
         let limit = Double(width)
         var row = Int(max(top, 0).rounded(.down))
         let lastRow = Int(min(bottom, rows).rounded(.up))
+        let blocksPerRow = self.blocksPerRow
+        precondition(!isResolved, "edges added to a resolved mask")
         cells.withUnsafeMutableBufferPointer { cells in
-            while row < lastRow {
-                let rowTop = max(Double(row), top)
-                let rowBottom = min(Double(row + 1), bottom)
-                let dy = Float(rowBottom - rowTop)
-                let xa = min(max(topX + (rowTop - top) * slope, 0), limit)
-                let xb = min(max(topX + (rowBottom - top) * slope, 0), limit)
-                if xa.isFinite, xb.isFinite { Self.accumulate(cells, at: row * stride, xa, xb, dy * direction) }
-                row += 1
+            touched.withUnsafeMutableBufferPointer { touched in
+                while row < lastRow {
+                    let rowTop = max(Double(row), top)
+                    let rowBottom = min(Double(row + 1), bottom)
+                    let dy = Float(rowBottom - rowTop)
+                    let xa = min(max(topX + (rowTop - top) * slope, 0), limit)
+                    let xb = min(max(topX + (rowBottom - top) * slope, 0), limit)
+                    if xa.isFinite, xb.isFinite {
+                        Self.accumulate(cells, at: row * stride, xa, xb, dy * direction)
+                        // The cells `accumulate` wrote: from the left end's cell to the one
+                        // after the right end's.
+                        let firstBlock = Int(min(xa, xb)) / Self.blockCells
+                        let lastBlock = Int(max(xa, xb).rounded(.up)) / Self.blockCells
+                        for block in firstBlock...lastBlock { touched[row * blocksPerRow + block] = 1 }
+                    }
+                    row += 1
+                }
             }
         }
     }
@@ -123,6 +151,8 @@ struct CoverageMask {
     /// Turns the accumulated edges into coverage, in place: the running sum of each row,
     /// its magnitude clamped to 1 (non-zero winding).
     mutating func resolve() {
+        guard !isResolved else { return }
+        isResolved = true
         let stride = self.stride
         let width = self.width
         cells.withUnsafeMutableBufferPointer { cells in
@@ -132,6 +162,59 @@ struct CoverageMask {
                 for column in 0..<width {
                     sum += cells[start + column]
                     cells[start + column] = min(abs(sum), 1)
+                }
+            }
+        }
+    }
+
+    /// `cover` (0…1) as the 0…255 weight compositing uses, in ``Canvas/coverageLevels`` steps.
+    @inline(__always)
+    static func weight(_ cover: Float) -> Int {
+        // Below half a step the weight is 0; so is NaN, which hostile scene numbers can make.
+        guard cover >= 0.016 else { return 0 }
+        return min(Int(min(cover, 1) * Float(Canvas.coverageLevels) + 0.5), Canvas.coverageLevels) * 255
+            / Canvas.coverageLevels
+    }
+
+    /// Calls `body(row, column, count, weight)` for each run of `count` pixels of one row with
+    /// the same non-zero compositing ``weight(_:)``, left to right and top to bottom. Before
+    /// ``resolve()`` the cells are summed as they are read, and blocks no edge touched are
+    /// skipped; after it, every cell is read.
+    @inline(__always)
+    func forEachRun(_ body: (_ row: Int, _ column: Int, _ count: Int, _ weight: Int) -> Void) {
+        let (width, stride, blocksPerRow, resolved) = (self.width, self.stride, self.blocksPerRow, isResolved)
+        let blockCells = Self.blockCells
+        cells.withUnsafeBufferPointer { cells in
+            touched.withUnsafeBufferPointer { touched in
+                for row in 0..<height {
+                    let start = row * stride
+                    var sum: Float = 0
+                    var runStart = 0
+                    var runWeight = 0
+                    var column = 0
+                    for block in 0..<(width + blockCells - 1) / blockCells {
+                        let end = min(column + blockCells, width)
+                        // An untouched block adds nothing to the sum: the run goes on.
+                        if resolved || touched[row * blocksPerRow + block] != 0 {
+                            for cell in column..<end {
+                                let cover: Float
+                                if resolved {
+                                    cover = cells[start + cell]
+                                } else {
+                                    sum += cells[start + cell]
+                                    cover = min(abs(sum), 1)
+                                }
+                                let weight = Self.weight(cover)
+                                if weight != runWeight {
+                                    if runWeight > 0 { body(row, runStart, cell - runStart, runWeight) }
+                                    runStart = cell
+                                    runWeight = weight
+                                }
+                            }
+                        }
+                        column = end
+                    }
+                    if runWeight > 0 { body(row, runStart, width - runStart, runWeight) }
                 }
             }
         }

@@ -34,7 +34,8 @@ package final class RenderScratch {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = deflateInit2_(
-            stream, PNGEncoder.compressionLevel, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(),
+            stream, PNGEncoder.rgbaCompression.level, Z_DEFLATED, 15, 8, PNGEncoder.rgbaCompression.strategy,
+            zlibVersion(),
             Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
     }
