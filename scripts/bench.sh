@@ -17,7 +17,9 @@ if ! command -v wrk >/dev/null || ! command -v nginx >/dev/null; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends wrk nginx >/dev/null
 fi
 swift build -c release --product ring 2>&1 | tail -n 1
+swift build -c release --product ring-bench 2>&1 | tail -n 1
 ring="$(swift build -c release --show-bin-path)/ring"
+ring_bench="$(swift build -c release --show-bin-path)/ring-bench"
 
 dir=$(mktemp -d)
 ring_port=18080
@@ -26,6 +28,7 @@ dispatch_port=18082
 query='p=72&slice=0.45'
 mkdir -p "$dir/html"
 "$ring" render "$query" > "$dir/html/ring.svg"
+"$ring" render "$query" --format png > "$dir/html/ring.png"
 sed -e "s|@DIR@|$dir|g" -e "s|@PORT@|$nginx_port|g" scripts/bench/nginx.conf > "$dir/nginx.conf"
 
 ulimit -n 65536 2>/dev/null || true
@@ -49,7 +52,9 @@ url() { echo "http://127.0.0.1:$1/ring.svg?$query"; }
 curl -s "$(url $ring_port)" > "$dir/a.svg"
 curl -s "$(url $nginx_port)" > "$dir/b.svg"
 curl -s "$(url $dispatch_port)" > "$dir/c.svg"
-cmp -s "$dir/a.svg" "$dir/b.svg" && cmp -s "$dir/a.svg" "$dir/c.svg" ||
+curl -s "http://127.0.0.1:$ring_port/ring.png?$query" > "$dir/a.png"
+curl -s "http://127.0.0.1:$nginx_port/ring.png" > "$dir/b.png"
+cmp -s "$dir/a.svg" "$dir/b.svg" && cmp -s "$dir/a.svg" "$dir/c.svg" && cmp -s "$dir/a.png" "$dir/b.png" ||
     { echo "bench: the servers do not serve the same bytes" >&2; exit 1; }
 
 # CPU ticks (user, system) of all threads of the given processes.
@@ -115,6 +120,9 @@ for round in 1 2; do
     dispatch_miss+=("$rps"); dispatch_miss_cpu+=("$cpu")
 done
 rm_=$(median "${ring_miss[@]}"); nm=$(median "${nginx_miss[@]}"); rmc=$(median "${ring_miss_cpu[@]}")
+# What a miss must cost beyond a hit: parsing and rendering its ring (ring-bench, same minute).
+read -r miss_parse miss_render < <("$ring_bench" --miss-work)
+miss_floor=$(awk -v h="$rc" -v p="$miss_parse" -v r="$miss_render" 'BEGIN {printf "%.2f", h + p + r + 1}')
 dm=$(median "${dispatch_miss[@]}"); dmc=$(median "${dispatch_miss_cpu[@]}")
 
 declare -a ring_p99 nginx_p99 dispatch_p99
@@ -132,7 +140,9 @@ printf '%-44s %12s %12s %8s  %s\n' "cache hit, -t2 -c64, req/s" "$rh" "$nh" "$(r
 printf '%-44s %12s %12s %8s\n' "cache hit, server CPU µs per request" "$rc" "$nc" "$(ratio "$rc" "$nc")"
 printf '%-44s %12s %12s %8s  %s\n' "every request a new spec, req/s" "$rm_" "$nm" "$(ratio "$rm_" "$nh")" \
     "≥ 1.0 × nginx hit: $(verdict "$(ratio "$rm_" "$nh")" 1.0 ge)"
-printf '%-44s %12s %12s\n' "new spec, server CPU µs per request" "$rmc" "-"
+printf '%-44s %12s %12s %8s  %s\n' "new spec, server CPU µs (against hit+parse+render+1)" "$rmc" "$miss_floor" \
+    "$(ratio "$rmc" "$miss_floor")" "≤ 1.0: $(verdict "$(ratio "$rmc" "$miss_floor")" 1.0 le)"
+printf '%-44s %12s %12s\n' "  its ring alone: parse, render (µs)" "$miss_parse" "$miss_render"
 printf '%-44s %12s %12s %8s  %s\n' "cache hit, -c256, p99 latency (ms)" "$rp" "$np" "$(ratio "$rp" "$np")" \
     "≤ 0.75 × nginx: $(verdict "$(ratio "$rp" "$np")" 0.75 le)"
 printf '%-44s %12s %12s %8s\n' "dispatch: cache hit, req/s" "$dh" "$nh" "$(ratio "$dh" "$nh")"
@@ -144,10 +154,13 @@ kill "$dispatch_pid" 2>/dev/null || true  # the memory and connection rounds are
 
 # PNG: cache hits against SVG hits, then a new PNG every request, against the in-process time
 # of libvips and resvg for the same rings (installed here only, in a venv of their own).
-declare -a png_hit_cpu svg_hit_cpu png_miss png_miss_cpu
+declare -a png_hit_cpu svg_hit_cpu png_miss png_miss_cpu png_hit nginx_png_hit
 for round in 1 2; do
     run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; svg_hit_cpu+=("$cpu")
-    run hit "$ring_pid" "http://127.0.0.1:$ring_port/ring.png?$query" -t2 -c64 -d"${duration}s"; png_hit_cpu+=("$cpu")
+    run hit "$ring_pid" "http://127.0.0.1:$ring_port/ring.png?$query" -t2 -c64 -d"${duration}s"
+    png_hit_cpu+=("$cpu"); png_hit+=("$rps")
+    run hit "$nginx_pids" "http://127.0.0.1:$nginx_port/ring.png?$query" -t2 -c64 -d"${duration}s"
+    nginx_png_hit+=("$rps")
     export RING_BENCH_FORMAT=png
     run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     unset RING_BENCH_FORMAT
@@ -155,12 +168,15 @@ for round in 1 2; do
 done
 sh_=$(median "${svg_hit_cpu[@]}"); ph=$(median "${png_hit_cpu[@]}")
 pm=$(median "${png_miss[@]}"); pmc=$(median "${png_miss_cpu[@]}")
+phr=$(median "${png_hit[@]}"); nphr=$(median "${nginx_png_hit[@]}")
 anchors=.build/bench-venv
 [ -x "$anchors/bin/python" ] || python3 -m venv "$anchors"
 "$anchors/bin/pip" install -q --disable-pip-version-check pyvips pyvips-binary resvg
 read -r vips_us resvg_us vips_bytes resvg_bytes ring_bytes < <("$anchors/bin/python" scripts/bench/png-anchors.py "$ring" 200)
 fastest=$(awk -v a="$vips_us" -v b="$resvg_us" 'BEGIN {print (a < b ? a : b)}')
 printf '%-44s %12s %12s %8s\n' "PNG cache hit, CPU µs (against an SVG hit)" "$ph" "$sh_" "$(ratio "$ph" "$sh_")"
+printf '%-44s %12s %12s %8s  %s\n' "PNG cache hit, req/s (against nginx's PNG)" "$phr" "$nphr" "$(ratio "$phr" "$nphr")" \
+    "≥ 1.4 × nginx: $(verdict "$(ratio "$phr" "$nphr")" 1.4 ge)"
 printf '%-44s %12s %12s\n' "new PNG every request, req/s" "$pm" "-"
 printf '%-44s %12s %12s %8s  %s\n' "new PNG, server CPU µs (against the faster anchor)" "$pmc" "$fastest" \
     "$(ratio "$pmc" "$fastest")" "≤ 0.05: $(verdict "$(ratio "$pmc" "$fastest")" 0.05 le)"

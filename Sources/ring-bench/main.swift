@@ -62,6 +62,25 @@ for (flag, distinct) in [("--profile-hit", false), ("--profile-miss", true)] {
     exit(0)
 }
 
+/// `--miss-work`: what a new ring costs itself, for scripts/bench.sh's miss goal: the median µs
+/// to parse the queries scripts/bench/miss.lua sends (`p=1.0000001`, …) and to render them as
+/// SVG, on one line.
+if CommandLine.arguments.contains("--miss-work") {
+    let queries = (0..<2_000).map { "p=1.\(1_000_000 + $0)" }
+    let specs = queries.map { try! RingSpec(query: $0) }
+    var next = 0
+    let parse = measure(batches: 31, size: 2_000) {
+        next = (next + 1) % queries.count
+        return (try? RingSpec(query: queries[next]))?.size ?? 0
+    }
+    let render = measure(batches: 31, size: 2_000) {
+        next = (next + 1) % specs.count
+        return RingRenderer.render(specs[next]).count
+    }
+    print(String(format: "%.2f %.2f", parse / 1000, render / 1000))
+    exit(0)
+}
+
 /// `--profile N`: only parse and render the default ring N times, for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 1])

@@ -10,12 +10,11 @@ import CZlib
 /// Most rings qualify, because the rasteriser keeps 32 levels of edge coverage
 /// (``Canvas/coverageLevels``).
 ///
-/// Every row is written with filter type None. The usual per-row heuristic (the filter whose
-/// output has the smallest sum of magnitudes) was measured and loses on every ring at every
-/// level: rings are flat colour and transparency with anti-aliased edges, deflate already finds
-/// the repeats 4 bytes and one row back, and the filters turn the edges into noise (the
-/// catalogue: 305 798 bytes with the heuristic at level 6, 231 244 with None;
-/// docs/performance.md has the table).
+/// Every row is written with filter type None, and each colour type has its own deflate
+/// setting (``paletteCompression``, ``rgbaCompression``). The filters were measured and lose
+/// on rings at every setting: rings are flat colour and transparency with anti-aliased edges,
+/// deflate already finds the repeats one pixel and one row back, and the filters turn the
+/// edges into noise (docs/performance.md has the tables; `ring-bench` prints them).
 package enum PNGEncoder {
     /// How the bytes of an image are compressed: deflate's level and strategy, and the PNG
     /// filter applied to every row first.
