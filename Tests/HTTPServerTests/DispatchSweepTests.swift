@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTestSupport
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The Dispatch backend's backstop: with every source's own event silenced, the once-a-second
+/// sweep alone reports a descriptor whose peer has gone, in the direction it is wanted for,
+/// and nothing for one still connected or one that wants nothing.
+@Suite struct DispatchSweepTests {
+    final class Recorder: PollHandler, @unchecked Sendable {  // events come on the poller's queue
+        private let events = Locked<[PollEvent]>([])
+        func handle(_ event: PollEvent) { events.withLock { $0.append(event) } }
+        func batchFinished(events: Int) -> Bool { true }
+        func reported(_ fd: Int32) -> [PollEvent] { events.withLock { $0.filter { $0.fd == fd } } }
+    }
+
+    private func pair() -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        return (fds[0], fds[1])
+    }
+
+    @Test func theSweepAloneReportsAHangUp() {
+        let poller = DispatchPoller(label: "sweep-test", reportsSourceEvents: false)
+        let recorder = Recorder()
+        let (gone, gonePeer) = pair()
+        let (alive, alivePeer) = pair()
+        let (idle, idlePeer) = pair()
+        _ = poller.add(gone, .readable)
+        _ = poller.add(alive, .readable)
+        _ = poller.add(idle, [])
+        poller.run(recorder) {}
+        close(gonePeer)
+        close(idlePeer)
+        #expect(waitUntil(5) { !recorder.reported(gone).isEmpty })
+        #expect(recorder.reported(gone).allSatisfy { $0.readable && !$0.writable })
+        Thread.sleep(forTimeInterval: 1.5)  // a sweep more
+        #expect(recorder.reported(alive).isEmpty)
+        #expect(recorder.reported(idle).isEmpty)
+        for fd in [gone, alive, idle] { poller.close(fd) }
+        close(alivePeer)
+    }
+}
