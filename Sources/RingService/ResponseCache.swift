@@ -57,6 +57,14 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// A raw query's place in the alias maps: its seeded ``Query/hash``. The alias it finds is
+    /// checked against the full text, so two queries sharing these 64 bits only displace
+    /// each other.
+    struct QuerySlot: CacheKey {
+        let hash: Int
+        var slot: UInt64 { UInt64(bitPattern: Int64(hash)) }
+    }
+
     /// A raw request: the output format and the query text as sent, with a hash computed once
     /// per request. The hash is Swift's per-process seeded `Hasher`, so nobody can craft
     /// queries that pile into one bucket or push each other out; it only picks the slot, and a
@@ -88,7 +96,7 @@ public final class ResponseCache: Sendable {
     private struct Storage {
         var responses: LRUCache<Key, Entry>
         /// By ``Query/hash``; the alias holds the full text to compare.
-        var aliases: LRUCache<Int, Alias>
+        var aliases: LRUCache<QuerySlot, Alias>
         var hits = 0
         var misses = 0
     }
@@ -100,7 +108,7 @@ public final class ResponseCache: Sendable {
     }
 
     private struct Front {
-        var entries: LRUCache<Int, FrontEntry>
+        var entries: LRUCache<QuerySlot, FrontEntry>
         var hits = 0
     }
 
@@ -134,13 +142,14 @@ public final class ResponseCache: Sendable {
     /// then the store.
     public func lookup(query: Query, loop: Int = 0) -> Entry? {
         let cached = front(loop).withLock { front -> Entry? in
-            guard let found = front.entries.value(for: query.hash), query.isSame(as: found.alias) else { return nil }
+            guard let found = front.entries.value(for: QuerySlot(hash: query.hash)), query.isSame(as: found.alias)
+            else { return nil }
             front.hits += 1
             return found.entry
         }
         if let cached { return cached }
         let key = shard(for: query).withLock { storage -> Key? in
-            guard let alias = storage.aliases.value(for: query.hash), query.isSame(as: alias) else {
+            guard let alias = storage.aliases.value(for: QuerySlot(hash: query.hash)), query.isSame(as: alias) else {
                 storage.misses += 1
                 return nil
             }
@@ -173,7 +182,9 @@ public final class ResponseCache: Sendable {
     /// Keeps `query` in the store as a way to reach `key`.
     public func remember(_ query: Query, as key: Key) {
         let alias = Alias(text: query.text, format: query.format, key: key)
-        shard(for: query).withLock { $0.aliases.insert(alias, for: query.hash, cost: Self.aliasCost(query)) }
+        shard(for: query).withLock {
+            $0.aliases.insert(alias, for: QuerySlot(hash: query.hash), cost: Self.aliasCost(query))
+        }
     }
 
     /// Puts a query found in the store into the loop's front. Only a query asked for again
@@ -182,7 +193,8 @@ public final class ResponseCache: Sendable {
         let alias = Alias(text: query.text, format: query.format, key: key)
         front(loop).withLock {
             $0.entries.insert(
-                FrontEntry(alias: alias, entry: entry), for: query.hash, cost: Self.aliasCost(query) + entry.cost)
+                FrontEntry(alias: alias, entry: entry), for: QuerySlot(hash: query.hash),
+                cost: Self.aliasCost(query) + entry.cost)
         }
     }
 
@@ -229,4 +241,18 @@ public final class ResponseCache: Sendable {
         }
         return total
     }
+}
+
+extension ResponseCache.Key: CacheKey {
+    /// The digest's bits and the format, mixed with a seed drawn once per process: SHA-256 makes
+    /// the digests uniform, and the seed keeps anyone who computes them (the canonical key is
+    /// public) from choosing rings that land in one run of the table.
+    var slot: UInt64 {
+        var mixed = (digest.low ^ Self.seed) &+ UInt64(format)
+        mixed = (mixed ^ (mixed >> 31)) &* 0x9E37_79B9_7F4A_7C15
+        mixed = (mixed ^ digest.high) &* 0xBF58_476D_1CE4_E5B9
+        return mixed ^ (mixed >> 29)
+    }
+
+    private static let seed = UInt64.random(in: .min ... .max)
 }

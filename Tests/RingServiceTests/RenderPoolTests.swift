@@ -193,15 +193,15 @@ import Testing
     final class Payload {}
 
     @Test func anEvictedValueIsReleased() {
-        var cache = LRUCache<Int, Payload>(capacity: 10)
+        var cache = LRUCache<TestKey, Payload>(capacity: 10)
         weak var first: Payload?
         do {
             let payload = Payload()
             first = payload
-            cache.insert(payload, for: 1, cost: 10)
+            cache.insert(payload, for: "1", cost: 10)
         }
         #expect(first != nil)
-        cache.insert(Payload(), for: 2, cost: 10)  // evicts 1
+        cache.insert(Payload(), for: "2", cost: 10)  // evicts 1
         #expect(first == nil)
     }
 }

@@ -1,5 +1,6 @@
 import HTTPServer
 import RingCore
+import RingTestSupport
 import Testing
 
 @testable import RingService
@@ -145,9 +146,27 @@ import Testing
     }
 }
 
+/// A key whose place in the table the test chooses: by default from its text, or any slot, so
+/// that keys collide as often as a test wants.
+struct TestKey: CacheKey, ExpressibleByStringLiteral {
+    var text: String
+    var slot: UInt64
+
+    init(_ text: String, slot: UInt64) {
+        self.text = text
+        self.slot = slot
+    }
+
+    init(stringLiteral text: String) {
+        self.init(text, slot: UInt64(truncatingIfNeeded: text.hashValue))
+    }
+
+    static func == (a: TestKey, b: TestKey) -> Bool { a.text == b.text }
+}
+
 @Suite struct LRUCacheTests {
     @Test func evictsInLeastRecentlyUsedOrder() {
-        var cache = LRUCache<String, Int>(capacity: 30)
+        var cache = LRUCache<TestKey, Int>(capacity: 30)
         cache.insert(1, for: "a", cost: 10)
         cache.insert(2, for: "b", cost: 10)
         cache.insert(3, for: "c", cost: 10)
@@ -164,5 +183,38 @@ import Testing
         #expect(cache.value(for: "d") == 4)
         #expect(cache.value(for: "a") == 5)
         #expect(cache.evictions == 2)
+    }
+
+    /// Random inserts, replacements, lookups and evictions against a plain model of an LRU,
+    /// with keys crowded onto a few slots (and slots near the table's end, so runs wrap), so
+    /// that probing runs are long and removals shift them back: every lookup must find what
+    /// the model holds, and nothing else.
+    @Test(arguments: [1, 3, 64, UInt64.max])
+    func agreesWithAModelUnderCollisions(slots: UInt64) {
+        var generator = SeededGenerator(seed: slots)
+        var cache = LRUCache<TestKey, Int>(capacity: 400)
+        var model: [(key: String, value: Int, cost: Int)] = []  // most recent first
+        func key(_ text: String) -> TestKey {
+            let hash = UInt64(truncatingIfNeeded: text.hashValue)
+            return TestKey(text, slot: slots == .max ? hash : (hash % slots) &- 2)
+        }
+        for step in 0..<20_000 {
+            let text = "k\(Int.random(in: 0..<120, using: &generator))"
+            if Bool.random(using: &generator) {
+                let cost = Int.random(in: 1...40, using: &generator)
+                cache.insert(step, for: key(text), cost: cost)
+                model.removeAll { $0.key == text }
+                model.insert((text, step, cost), at: 0)
+                while model.map(\.cost).reduce(0, +) > 400 { model.removeLast() }
+            } else {
+                let found = cache.value(for: key(text))
+                let index = model.firstIndex { $0.key == text }
+                #expect(found == index.map { model[$0].value }, "step \(step)")
+                if let index { model.insert(model.remove(at: index), at: 0) }
+            }
+            #expect(cache.count == model.count)
+            #expect(cache.totalCost == model.map(\.cost).reduce(0, +))
+        }
+        for entry in model { #expect(cache.value(for: key(entry.key)) == entry.value) }
     }
 }
