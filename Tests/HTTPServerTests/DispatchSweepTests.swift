@@ -14,11 +14,19 @@ import Testing
 /// sweep alone reports a descriptor whose peer has gone, in the direction it is wanted for,
 /// and nothing for one still connected or one that wants nothing.
 @Suite struct DispatchSweepTests {
-    final class Recorder: PollHandler, @unchecked Sendable {  // events come on the poller's queue
+    /// Records events; after ``finish(_:)`` and a wake-up, runs the given work on the poller's
+    /// queue (the only place a running poller may be touched) and ends the run.
+    final class Recorder: PollHandler, @unchecked Sendable {  // called on the poller's queue
         private let events = Locked<[PollEvent]>([])
+        private let last = Locked<(@Sendable () -> Void)?>(nil)
         func handle(_ event: PollEvent) { events.withLock { $0.append(event) } }
-        func batchFinished(events: Int) -> Bool { true }
+        func batchFinished(events: Int) -> Bool {
+            guard let work = last.withLock({ $0 }) else { return true }
+            work()
+            return false
+        }
         func reported(_ fd: Int32) -> [PollEvent] { events.withLock { $0.filter { $0.fd == fd } } }
+        func finish(_ work: @escaping @Sendable () -> Void) { last.withLock { $0 = work } }
     }
 
     private func pair() -> (Int32, Int32) {
@@ -36,7 +44,8 @@ import Testing
         _ = poller.add(gone, .readable)
         _ = poller.add(alive, .readable)
         _ = poller.add(idle, [])
-        poller.run(recorder) {}
+        let ended = Locked(false)
+        poller.run(recorder) { ended.withLock { $0 = true } }
         close(gonePeer)
         close(idlePeer)
         #expect(waitUntil(5) { !recorder.reported(gone).isEmpty })
@@ -44,7 +53,9 @@ import Testing
         Thread.sleep(forTimeInterval: 1.5)  // a sweep more
         #expect(recorder.reported(alive).isEmpty)
         #expect(recorder.reported(idle).isEmpty)
-        for fd in [gone, alive, idle] { poller.close(fd) }
+        recorder.finish { for fd in [gone, alive, idle] { poller.close(fd) } }
+        poller.wake()
+        #expect(waitUntil(5) { ended.withLock { $0 } })
         close(alivePeer)
     }
 }
