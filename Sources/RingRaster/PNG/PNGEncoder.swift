@@ -73,9 +73,12 @@ package enum PNGEncoder {
                 rows: $0, stride: width * 4, offset: 0, width: width, height: height, premultiplied: true,
                 into: &scratch.indexed)
         }
-        if let palette { return encode(palette: palette, width: width, height: height, nil, scratch) }
+        if let palette {
+            return encode(
+                rows: scratch.indexed, bytesPerPixel: 1, palette: palette, width: width, height: height, nil, scratch)
+        }
         canvas.scanlines(into: &scratch.lines)
-        return encode(rgba: scratch.lines, width: width, height: height, nil, scratch)
+        return encode(rows: scratch.lines, bytesPerPixel: 4, palette: nil, width: width, height: height, nil, scratch)
     }
 
     /// PNG bytes for a `width` × `height` image, given its rows as PNG scanlines: each a filter
@@ -87,36 +90,34 @@ package enum PNGEncoder {
         allowPalette: Bool = true, scratch: RenderScratch = .current
     ) -> [UInt8] {
         precondition(scanlines.count == height * (width * 4 + 1) && width > 0 && height > 0)
-        let palette =
-            !allowPalette
-            ? nil
-            : scanlines.withUnsafeBytes {
+        if allowPalette,
+            let palette = scanlines.withUnsafeBytes({
                 Palette(
-                    rows: $0, stride: width * 4 + 1, offset: 1, width: width, height: height,
-                    premultiplied: false, into: &scratch.indexed)
-            }
-        if let palette { return encode(palette: palette, width: width, height: height, compression, scratch) }
-        return encode(rgba: scanlines, width: width, height: height, compression, scratch)
+                    rows: $0, stride: width * 4 + 1, offset: 1, width: width, height: height, premultiplied: false,
+                    into: &scratch.indexed)
+            })
+        {
+            return encode(
+                rows: scratch.indexed, bytesPerPixel: 1, palette: palette, width: width, height: height, compression,
+                scratch)
+        }
+        return encode(
+            rows: scanlines, bytesPerPixel: 4, palette: nil, width: width, height: height, compression, scratch)
     }
 
-    /// A palette image, its indices in the scratch's `indexed` rows.
+    /// Filters (when asked) and compresses `rows`, `bytesPerPixel` bytes a pixel, into the file:
+    /// a palette image's indices (one byte a pixel) or an RGBA image's scanlines (four), each
+    /// with its own default setting.
     private static func encode(
-        palette: Palette, width: Int, height: Int, _ compression: Compression?, _ scratch: RenderScratch
+        rows: [UInt8], bytesPerPixel: Int, palette: Palette?, width: Int, height: Int,
+        _ compression: Compression?, _ scratch: RenderScratch
     ) -> [UInt8] {
-        let compression = compression ?? paletteCompression
-        if compression.filter != .none { scratch.indexed = filtered(scratch.indexed, compression.filter, width, 1) }
-        let compressed = deflate(scratch.indexed, compression, into: &scratch.output, stream: scratch.stream)
+        let compression = compression ?? (palette == nil ? rgbaCompression : paletteCompression)
+        let filteredRows =
+            compression.filter == .none
+            ? rows : filtered(rows, compression.filter, width * bytesPerPixel, bytesPerPixel)
+        let compressed = deflate(filteredRows, compression, into: &scratch.output, stream: scratch.stream)
         return container(width: width, height: height, palette: palette, idat: scratch.output[0..<compressed])
-    }
-
-    /// An RGBA image from its scanlines.
-    private static func encode(
-        rgba scanlines: [UInt8], width: Int, height: Int, _ compression: Compression?, _ scratch: RenderScratch
-    ) -> [UInt8] {
-        let compression = compression ?? rgbaCompression
-        let rows = compression.filter == .none ? scanlines : filtered(scanlines, compression.filter, width * 4, 4)
-        let compressed = deflate(rows, compression, into: &scratch.output, stream: scratch.stream)
-        return container(width: width, height: height, palette: nil, idat: scratch.output[0..<compressed])
     }
 
     /// The file around the compressed rows.
