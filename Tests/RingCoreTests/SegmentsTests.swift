@@ -70,6 +70,41 @@ import Testing
         #expect(refusal("p=72&segments=100&cap=butt&width=2&size=1024") == nil)
     }
 
+    /// 100 butt segments on a 40 px ring were 0.13 px long each: a faint wash, not segments.
+    @Test func segmentsTooShortToSeeAreAnErrorWithTheNumbers() {
+        #expect(
+            refusal("p=72&size=40&segments=100&cap=butt")
+                == "segments: \"100\" is not a count that shows: 100 segments with gaps of 1 px would each be "
+                + "0.131 px long on the 113.1 px arc, and a segment needs at least 1 px")
+        #expect(refusal("p=72,40&size=120&segments=100&cap=butt&width=8&segmentGap=2")?.contains("innermost") == true)
+    }
+
+    /// Whatever is accepted draws every segment at least ``RingLimits/segmentLength`` long, caps
+    /// included, on every ring.
+    @Test func everyAcceptedSegmentIsAtLeastAPixelLong() throws {
+        var accepted = 0
+        for size in stride(from: 16, through: 400, by: 24) {
+            for count in [2, 5, 12, 30, 60, 100] {
+                for cap in ["round", "butt"] {
+                    for width in [0.5, 2, 6] {
+                        let query = "p=100,50&size=\(size)&segments=\(count)&cap=\(cap)&width=\(width)&segmentGap=0.5"
+                        guard let spec = try? RingSpec(query: query) else { continue }
+                        accepted += 1
+                        for ring in RingScene(spec: spec).rings {
+                            for segment in ring.track?.segments ?? [] {
+                                let length =
+                                    segment.arc.sweep.magnitude * .pi / 180 * segment.radius
+                                    + (segment.cap == .round ? segment.width : 0)
+                                #expect(length >= RingLimits.segmentLength - 1e-9, "\(query)")
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        #expect(accepted > 100)
+    }
+
     @Test func limitsAndConflicts() {
         #expect(refusal("p=1&segments=1")?.hasPrefix("segments: \"1\" is out of range 2…100") == true)
         #expect(refusal("p=1&segments=101")?.hasPrefix("segments: ") == true)

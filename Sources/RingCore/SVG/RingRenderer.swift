@@ -8,12 +8,16 @@ public enum RingRenderer {
     /// anti-aliased once (as the PNG engine draws them).
     /// 4: the PNG engine keeps 31 steps of edge coverage and writes rings of at most 256
     /// colours with a palette (SVG bytes are unchanged; the version names both formats).
-    public static let version = 4
+    /// 5: the fidelity fixes (docs/parameters.md): a caption's dark rule of its own, arcs of
+    /// at most 90° with the digits their centre needs, no emoji families in the font stack,
+    /// whole numbers, a palette for concentric rings, round gradient caps that blend, and
+    /// error images laid out for their box.
+    public static let version = 5
 
-    /// When ``version`` began, in seconds since 1970 (2026-12-01T13:00:00Z): every ring's
+    /// When ``version`` began, in seconds since 1970 (2026-12-02T01:00:00Z): every ring's
     /// `Last-Modified`, since a ring's bytes change only with the renderer. Moves forward with
     /// every version bump.
-    public static let versionDate = 1_796_130_000
+    public static let versionDate = 1_796_173_200
 
     /// The SVG document for `spec`. Pass `digest` when the caller has it already (the server
     /// needs it for its cache first), so the canonical key is not built and hashed twice.

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Serialises a ``RingScene`` as SVG: deterministic, compact, well-formed, with no script,
 /// event attribute or external reference whatever the scene holds.
 ///
@@ -98,12 +104,12 @@ struct SVGWriter: ~Copyable {
                 className("l", into: &w, selector: true)
                 w.append("{fill:")
                 w.append(rgb: labelDark)
-                if let captionDark {
-                    className("c", into: &w, selector: true)
-                    w.append("{fill:")
-                    w.append(rgb: captionDark)
-                    w.append("}")
-                }
+                w.append("}")
+            }
+            if let captionDark {
+                className("c", into: &w, selector: true)
+                w.append("{fill:")
+                w.append(rgb: captionDark)
                 w.append("}")
             }
             w.append("}")
@@ -248,12 +254,12 @@ struct SVGWriter: ~Copyable {
     private func outlineCap(
         at angle: Double, _ outline: RingScene.Outline, from: Double, to: Double, into w: inout ByteWriter
     ) {
+        // The end point is the next arc's start: written with that arc's digits.
+        let decimals = Self.arcDecimals(pieceDegrees: Self.pieces(of: outline.arc).sweep.magnitude)
         let end = scene.point(at: angle, radius: to)
         guard outline.cap == .round else {
             w.append(byte: UInt8(ascii: "L"))
-            w.append(number: end.x)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: end.y)
+            coordinates(end, decimals: decimals, into: &w)
             return
         }
         // The cap bulges forward at the end and backward at the start: in both, turning the same
@@ -264,13 +270,11 @@ struct SVGWriter: ~Copyable {
         let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
         for point in [middle, end] {
             w.append(byte: UInt8(ascii: "A"))
-            w.append(number: outline.offset)
+            w.append(number: outline.offset, decimals: decimals)
             w.append(byte: UInt8(ascii: " "))
-            w.append(number: outline.offset)
+            w.append(number: outline.offset, decimals: decimals)
             w.append(outline.arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
-            w.append(number: point.x)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: point.y)
+            coordinates(point, decimals: decimals, into: &w)
         }
     }
 
@@ -445,7 +449,19 @@ struct SVGWriter: ~Copyable {
             w.append(rgb: colorOf(gradient.color(at: (from + step) / total)))
             w.append("\"/></linearGradient>")
         }
-        w.append("</defs><g fill=\"none\" stroke-width=\"")
+        w.append("</defs>")
+        // The round caps go under the sub-arcs, which cover their inner halves: what shows is
+        // the half beyond each end, in the colour the bar has there, so the colour runs on
+        // through the cap. On top, a flat disc hid half a stroke's width of the gradient and
+        // ended in a step (14 levels on a wide bar).
+        if bar.cap == .round && !bar.isClosed {
+            for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
+                disc(
+                    at: scene.point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
+                    colorOf(gradient.color(at: position)), into: &w)
+            }
+        }
+        w.append("<g fill=\"none\" stroke-width=\"")
         w.append(number: bar.width + 2 * Self.gradientBleed)
         w.append("\">")
         for index in 0..<count {
@@ -461,13 +477,6 @@ struct SVGWriter: ~Copyable {
             w.append(")\"/>")
         }
         w.append("</g>")
-        if bar.cap == .round && !bar.isClosed {
-            for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
-                disc(
-                    at: scene.point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
-                    colorOf(gradient.color(at: position)), into: &w)
-            }
-        }
     }
 
     /// How far, in pixels, the gradient's pieces reach past the bar's edges under its mask.
@@ -513,11 +522,15 @@ struct SVGWriter: ~Copyable {
     }
 
     /// The label's fonts: sans-serif faces for Latin, then CJK sans faces (resvg otherwise falls
-    /// back to a serif face for CJK) and colour emoji (librsvg otherwise draws them in black
-    /// and white), then the generic family.
+    /// back to a serif face for CJK), then the generic family.
+    ///
+    /// No emoji family is named. Colour emoji fonts also map the digits, `#`, `*` and spaces
+    /// (keycap bases), and Pango, given such a family in the stack, took the digits from it:
+    /// "72%" came out as "7 2 %", a third wider, in librsvg with Noto Color Emoji installed.
+    /// Emoji still reach an emoji font by every renderer's own fallback.
     static let fontFamily: StaticString = """
         Verdana,DejaVu Sans,Helvetica,Arial,Noto Sans CJK SC,Source Han Sans SC,PingFang SC,Hiragino Sans,\
-        Microsoft YaHei,Noto Color Emoji,Apple Color Emoji,Segoe UI Emoji,sans-serif
+        Microsoft YaHei,sans-serif
         """
 
     // MARK: Primitives
@@ -590,31 +603,64 @@ struct SVGWriter: ~Copyable {
         ringNumber(ring, into: &w)
     }
 
-    /// Path data for `arc`: a move and one arc command per half, so no single arc spans more
-    /// than 180° or ends where it starts. `closed` adds `Z` for a full circle (no caps).
+    /// Path data for `arc`: a move and one arc command per piece of at most 90°, so no arc ends
+    /// where it starts or opposite it, written with ``arcDecimals(pieceDegrees:)`` digits.
+    /// `closed` adds `Z` for a full circle (no caps).
+    ///
+    /// A renderer finds an arc's centre from its rounded end points and radius alone. On a
+    /// half circle a rounding error ε moves that centre by √(2rε): 3 px on a large half gauge.
+    /// A quarter circle or less keeps the error proportional to ε, and the digits keep it
+    /// under 0.01 px (`ArcCentreTests` checks every emitted arc).
     private func arcPath(
         _ arc: RingScene.Arc, radius r: Double, closed: Bool, move: Bool = true, into w: inout ByteWriter
     ) {
-        let pieces = arc.sweep.magnitude > 180 ? 2 : 1
-        let piece = arc.sweep / Double(pieces)
+        let (pieces, piece) = Self.pieces(of: arc)
+        let decimals = Self.arcDecimals(pieceDegrees: piece.magnitude)
         if move {
-            let begin = scene.point(at: arc.start, radius: r)
             w.append(byte: UInt8(ascii: "M"))
-            w.append(number: begin.x)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: begin.y)
+            coordinates(scene.point(at: arc.start, radius: r), decimals: decimals, into: &w)
         }
         for index in 1...pieces {
-            let end = scene.point(at: arc.start + piece * Double(index), radius: r)
             w.append(byte: UInt8(ascii: "A"))
-            w.append(number: r)
+            w.append(number: r, decimals: decimals)
             w.append(byte: UInt8(ascii: " "))
-            w.append(number: r)
+            w.append(number: r, decimals: decimals)
             w.append(arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
-            w.append(number: end.x)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: end.y)
+            coordinates(scene.point(at: arc.start + piece * Double(index), radius: r), decimals: decimals, into: &w)
         }
         if closed { w.append(byte: UInt8(ascii: "Z")) }
+    }
+
+    /// How many arc commands draw `arc`, and the sweep of each.
+    private static func pieces(of arc: RingScene.Arc) -> (count: Int, sweep: Double) {
+        let count = max(1, Int((arc.sweep.magnitude / 90).rounded(.up)))
+        return (count, arc.sweep / Double(count))
+    }
+
+    /// `x y`.
+    private func coordinates(_ point: (x: Double, y: Double), decimals: Int, into w: inout ByteWriter) {
+        w.append(number: point.x, decimals: decimals)
+        w.append(byte: UInt8(ascii: " "))
+        w.append(number: point.y, decimals: decimals)
+    }
+
+    /// The fewest digits after the point (2…6) with which an arc of `pieceDegrees` implies its
+    /// centre within 0.01 px.
+    ///
+    /// Rounding moves each coordinate by at most ε = ½·10⁻ᵈ. For an arc of angle θ, the
+    /// midpoint of its chord then moves by up to √2·ε, the chord turns and carries the centre
+    /// with it by √2·ε·cot(θ/2), the half chord's change moves it by √2·ε·tan(θ/2), and the
+    /// radius's by ε/cos(θ/2). A quarter circle needs 3 digits; a short segment far from the
+    /// centre, more.
+    static func arcDecimals(pieceDegrees: Double) -> Int {
+        let half = pieceDegrees * .pi / 360
+        guard half > 1e-6 else { return 6 }
+        let gain = 2.0.squareRoot() * (1 + 1 / tan(half) + tan(half)) + 1 / cos(half)
+        var epsilon = 0.005
+        for decimals in 2..<6 {
+            if epsilon * gain <= 0.01 { return decimals }
+            epsilon /= 10
+        }
+        return 6
     }
 }

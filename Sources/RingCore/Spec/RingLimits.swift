@@ -5,6 +5,9 @@ public enum RingLimits {
     public static let rings: ClosedRange<Int> = 1...4
     /// `segments`: how many equal parts the usable arc is split into.
     public static let segments: ClosedRange<Int> = 2...100
+    /// The shortest segment drawn, in px along the innermost ring's centre line (caps included):
+    /// shorter ones leave a faint wash instead of a segmented ring.
+    public static let segmentLength = 1.0
     /// `thresholds`: steps after the base colour, as in Grafana.
     public static let thresholdSteps: ClosedRange<Int> = 1...8
     /// `scale`: the PNG's pixels per SVG pixel, for high-density screens.

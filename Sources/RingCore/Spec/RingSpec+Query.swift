@@ -144,14 +144,24 @@ extension RingSpec {
         // The innermost ring has the shortest arc, so the fewest pixels to share.
         let total = geometry.track.sweep.magnitude
         let layout = RingGeometry.segmentLayout(self, radius: innermost.radius, total: total)
+        let arc = total * .pi / 180 * innermost.radius
+        let gaps = "\(segments) segments with gaps of \(RingLimits.plain(resolvedSegmentGap)) px"
+        let ring = ringCount > 1 ? " of the innermost ring" : ""
         guard layout.length > 0 else {
-            let arc = total * .pi / 180 * innermost.radius
             throw .invalid(
                 parameter: "segments", value: "\(segments)",
-                expected: "a count that fits: \(segments) segments with gaps of "
-                    + "\(RingLimits.plain(resolvedSegmentGap)) px\(cap == .round ? " and round caps" : "") "
-                    + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc"
-                    + (ringCount > 1 ? " of the innermost ring" : ""))
+                expected: "a count that fits: \(gaps)\(cap == .round ? " and round caps" : "") "
+                    + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc\(ring)")
+        }
+        // What is drawn of a segment: its centre line, and the thinner stroke's round caps.
+        let drawn =
+            layout.length * .pi / 180 * innermost.radius + (cap == .round ? min(resolvedWidth, resolvedTrackWidth) : 0)
+        guard drawn >= RingLimits.segmentLength else {
+            throw .invalid(
+                parameter: "segments", value: "\(segments)",
+                expected: "a count that shows: \(gaps) would each be \(RingLimits.plain(drawn)) px long on the "
+                    + "\(RingLimits.plain((arc * 10).rounded() / 10)) px arc\(ring), and a segment needs at least "
+                    + "\(RingLimits.plain(RingLimits.segmentLength)) px")
         }
     }
 
