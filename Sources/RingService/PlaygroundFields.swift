@@ -43,6 +43,10 @@ enum PlaygroundFields {
                 ]
             }
             if definition.defaultValue == nil { field.append(("placeholder", .text(definition.defaultText))) }
+        case .length:
+            // The upper bound follows `size`; the ring's own error says it when a value passes it.
+            field += [("type", .text("number")), ("def", .text(literal)), ("step", .text("any")), ("min", .text("0"))]
+            if definition.defaultValue == nil { field.append(("placeholder", .text(definition.defaultText))) }
         case .integer(let range) where range.count <= 8:
             field += [("type", .text("select")), ("def", .text(literal)), ("options", .list(range.map(String.init)))]
         case .integer(let range):

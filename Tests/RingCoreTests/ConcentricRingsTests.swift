@@ -85,8 +85,8 @@ import Testing
         ("p=1, 2", "p", "decimal"), ("p=1&min=,", "min", "empty"), ("p=1,2&max=100,", "max", "empty"),
         ("p=1,2&color=red,,blue", "color", "empty"), ("p=1,2&color=red:blue", "color", "colour"),
         ("p=1,2&track=none,", "track", "empty"), ("p=1,2&track=none:red", "track", "colour"),
-        ("p=1,2&min=5,0&max=4,10", "max", "greater than min"), ("p=1,2&gap=-1", "gap", "0…30"),
-        ("p=1,2&gap=31", "gap", "0…30"), ("p=1,2&gap=x", "gap", "decimal"),
+        ("p=1,2&min=5,0&max=4,10", "max", "greater than min"), ("p=1,2&gap=-1", "gap", "≥ 0 and ≤ 30 (size/4)"),
+        ("p=1,2&gap=31", "gap", "≥ 0 and ≤ 30 (size/4)"), ("p=1,2&gap=x", "gap", "decimal"),
         ("p=1,1000000000&max=100,0.001", "p", "percentage"),
     ])
     func oddListsAreRefusedByName(query: String, parameter: String, words: String) throws {

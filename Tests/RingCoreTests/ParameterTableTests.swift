@@ -80,7 +80,7 @@ import Testing
         }
         switch definition.kind {
         case .colors, .thresholds, .text: return  // lists and text of their own
-        case .decimal, .integer, .boolean, .keyword, .color:
+        case .decimal, .length, .integer, .boolean, .keyword, .color:
             #expect(failure(list)?.parameter == definition.name, "\(list) was accepted")
         }
     }
@@ -95,6 +95,10 @@ import Testing
             let error = try #require(failure("p=72&\(definition.name)=\(above)"))
             #expect(error.description.contains(RingLimits.text(range)), "\(error)")
             #expect(definition.values.contains(RingLimits.text(range)))
+        case .length(let limit):
+            let error = try #require(failure("p=72&segments=4&\(definition.name)=1000"))
+            #expect(error.description.hasSuffix("is out of range \(limit.range(size: 120))"), "\(error)")
+            #expect(definition.values == limit.rule)
         case .integer(let range):
             let error = try #require(failure("p=72&\(definition.name)=\(range.upperBound + 1)"))
             #expect(error.description.contains(RingLimits.text(range)), "\(error)")
@@ -116,6 +120,68 @@ import Testing
         case .decimal(nil), .boolean, .color:
             #expect(failure("p=72&\(definition.name)=%3Cx%3E")?.parameter == definition.name)
         }
+    }
+
+    /// Every numeric parameter, at several sizes: each bound its out-of-range error states is
+    /// the enforced one. A value just inside it draws a ring (or is refused for another rule,
+    /// such as `max` above `min`), and a value just outside it is refused with that range.
+    @Test(arguments: RingParameter.allCases)
+    func everyStatedBoundIsTheEnforcedOne(parameter: RingParameter) throws {
+        let definition = parameter.definition
+        let name = definition.name
+        var probes: [String] = []
+        switch definition.kind {
+        case .decimal, .length: probes = ["10000000000000", "-10000000000000", "1000", "-1", "0"]
+        case .integer: probes = ["0", "100000"]
+        default: return
+        }
+        var checked = 0
+        for size in [16, 20, 120, 1000] {
+            let base = "size=\(size)&segments=2" + (name == "p" ? "" : "&p=50")
+            let context = name == "size" || name == "segments" ? (name == "p" ? "" : "p=50") : base
+            for probe in probes {
+                guard case .outOfRange(_, _, let range)? = failure("\(context)&\(name)=\(probe)") else { continue }
+                let integral: Bool
+                if case .integer = definition.kind { integral = true } else { integral = false }
+                for (inside, outside) in try Self.edges(of: range, integral: integral) {
+                    let accepted = "\(context)&\(name)=\(inside)"
+                    if case .outOfRange(let refused, _, let stated)? = failure(accepted), refused == name,
+                        stated == range
+                    {
+                        Issue.record("\(accepted) is inside \(range) but refused as out of it")
+                    }
+                    let refusedQuery = "\(context)&\(name)=\(outside)"
+                    guard let error = failure(refusedQuery), error.parameter == name else {
+                        Issue.record("\(refusedQuery) is outside \(range) but was not refused for \(name)")
+                        continue
+                    }
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 0, "no bound of \(name) was checked")
+    }
+
+    /// For a range as errors state it, each bound as (a value just inside, one just outside),
+    /// one step of the stated precision apart: 0.001, or 1 for whole numbers.
+    static func edges(of range: String, integral: Bool) throws -> [(String, String)] {
+        func number(_ text: Substring) throws -> Double { try #require(Double(text), "\(text) in \(range)") }
+        func text(_ value: Double) -> String {
+            integral ? String(Int(value)) : RingLimits.plain(value)
+        }
+        let step = integral ? 1.0 : 0.001
+        if range.hasPrefix("> 0 and ≤ ") || range.hasPrefix("≥ 0 and ≤ ") {
+            let upper = try number(range.dropFirst(10).prefix { $0 != " " })
+            let lower = range.hasPrefix(">") ? ("0.001", "0") : ("0", "-0.001")
+            return [lower, (text(upper), text(upper + step))]
+        }
+        let bounds = range.prefix { $0 != " " }.split(separator: "…")
+        guard bounds.count == 2 else {
+            Issue.record("a range in no known form: \(range)")
+            return []
+        }
+        let (lower, upper) = (try number(bounds[0]), try number(bounds[1]))
+        return [(text(lower), text(lower - step)), (text(upper), text(upper + step))]
     }
 
     private func failure(_ query: String) -> RingSpecError? {

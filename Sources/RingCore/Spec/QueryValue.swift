@@ -2,11 +2,13 @@
 /// error naming the parameter, the value and what would have been accepted.
 enum QueryValue {
     /// A plain decimal: optional sign, digits, optional fraction. No exponent, hex, NaN or Infinity.
+    /// Magnitudes below ``RingLimits/smallestMagnitude`` read as 0; how large a number may be is
+    /// the caller's range (at most 32 characters bound it anyway).
     ///
     /// Up to 15 significant digits the value is the integer of its digits divided by a power of
     /// ten, both exact in a `Double`, so the one division is correctly rounded, as `strtod` would
     /// be, at a fraction of its cost. Longer numbers go to the standard library.
-    static func decimal(_ text: String, _ name: String) throws(RingSpecError) -> Double {
+    static func number(_ text: String, _ name: String) throws(RingSpecError) -> Double {
         var mantissa: UInt64 = 0
         var significant = 0
         var fractionDigits = 0
@@ -41,26 +43,26 @@ enum QueryValue {
         } else {
             throw .invalid(parameter: name, value: text, expected: "a decimal number such as 72 or -0.5")
         }
-        guard number.magnitude <= RingLimits.magnitude, number == 0 || number.magnitude >= RingLimits.smallestMagnitude
-        else {
-            throw .outOfRange(parameter: name, value: text, range: "0 or 1e-9…1e12 in magnitude")
-        }
-        return number + 0  // + 0 turns -0 into 0
+        // Read to 1e-9: below it no ring differs, and the canonical key stays short.
+        guard number.magnitude >= RingLimits.smallestMagnitude else { return 0 }
+        return number
     }
 
-    /// A decimal within `range`.
-    static func decimal(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(RingSpecError) -> Double {
-        let number = try decimal(text, name)
-        guard range.contains(number) else {
-            throw .outOfRange(parameter: name, value: text, range: RingLimits.text(range))
+    /// A decimal of at most ``RingLimits/magnitude`` (a parameter with no range of its own).
+    static func decimal(_ text: String, _ name: String) throws(RingSpecError) -> Double {
+        let number = try number(text, name)
+        guard number.magnitude <= RingLimits.magnitude else {
+            throw .outOfRange(parameter: name, value: text, range: RingLimits.magnitudeText)
         }
         return number
     }
 
-    /// A positive decimal; its upper bound depends on `size` and is checked by `validate()`.
-    static func positive(_ text: String, _ name: String) throws(RingSpecError) -> Double {
-        let number = try decimal(text, name)
-        guard number > 0 else { throw .outOfRange(parameter: name, value: text, range: "> 0 and ≤ size/3") }
+    /// A decimal within `range`: the one range its errors state.
+    static func decimal(_ text: String, _ name: String, in range: ClosedRange<Double>) throws(RingSpecError) -> Double {
+        let number = try number(text, name)
+        guard range.contains(number) else {
+            throw .outOfRange(parameter: name, value: text, range: RingLimits.text(range))
+        }
         return number
     }
 
@@ -179,9 +181,6 @@ enum QueryValue {
                 throw .invalid(parameter: name, value: String(part), expected: "a step value:colour such as 80:22c55e")
             }
             let value = try decimal(String(pair[0]), name)
-            guard value.magnitude <= RingLimits.magnitude else {
-                throw .outOfRange(parameter: name, value: String(pair[0]), range: "±1e12")
-            }
             if let previous = list.last, value <= previous.value {
                 throw .invalid(
                     parameter: name, value: String(part),

@@ -24,13 +24,22 @@ public enum RingLimits {
     public static let titleScalars = 128
     /// Largest magnitude of `p`, `min`, `max` and `start`.
     public static let magnitude: Double = 1e12
-    /// Smallest magnitude of a non-zero number: below it no ring differs, and the canonical key
-    /// could not write the value back within `numberLength` characters.
+    /// `-1e12…1e12`: ``magnitude`` as errors state it.
+    public static let magnitudeText = "-1e12…1e12"
+    /// Numbers are read to this: a smaller magnitude reads as 0, since no ring differs below it
+    /// and the canonical key keeps every number short.
     public static let smallestMagnitude: Double = 1e-9
     /// Largest magnitude of the percentage the label shows.
     public static let percentage: Double = 1e9
     /// Longest number text accepted, in bytes.
     public static let numberLength = 32
+
+    /// `width` and `trackWidth`: more than 0, at most a third of `size`.
+    public static let strokeWidth = LengthLimit(includesZero: false, sizeDivisor: 3)
+    /// `gap` between concentric rings: 0 or more, at most a quarter of `size`.
+    public static let ringGap = LengthLimit(includesZero: true, sizeDivisor: 4)
+    /// `segmentGap`: more than 0, at most a quarter of `size`.
+    public static let segmentGap = LengthLimit(includesZero: false, sizeDivisor: 4)
 
     /// `16…1024`: how a range reads in error messages, help and docs.
     public static func text(_ range: ClosedRange<Int>) -> String {
@@ -47,5 +56,35 @@ public enum RingLimits {
         var writer = ByteWriter(capacity: 16)
         writer.append(number: number, decimals: 3)
         return writer.text
+    }
+}
+
+/// The range of a length in px whose upper bound follows `size`: from 0 (included or not) to
+/// `size / sizeDivisor`.
+///
+/// The bound is the one the error states, at the three decimals it states: `size=20` allows
+/// widths up to 6.666, and says so, rather than stating 6.667 and refusing it.
+public struct LengthLimit: Sendable, Equatable {
+    /// Whether 0 itself is allowed (a gap may be 0, a stroke may not).
+    public var includesZero: Bool
+    public var sizeDivisor: Int
+
+    /// The largest value for `size`, rounded down to what ``RingLimits/plain(_:)`` writes.
+    public func upperBound(size: Int) -> Double {
+        (Double(size) / Double(sizeDivisor) * 1000).rounded(.down) / 1000
+    }
+
+    public func contains(_ value: Double, size: Int) -> Bool {
+        (includesZero ? value >= 0 : value > 0) && value <= upperBound(size: size)
+    }
+
+    /// `> 0 and ≤ size/3`: the rule, for help texts and docs.
+    public var rule: String {
+        "\(includesZero ? "≥ 0" : "> 0") and ≤ size/\(sizeDivisor)"
+    }
+
+    /// `> 0 and ≤ 6.666 (size/3)`: the range at `size`, for errors.
+    public func range(size: Int) -> String {
+        "\(includesZero ? "≥ 0" : "> 0") and ≤ \(RingLimits.plain(upperBound(size: size))) (size/\(sizeDivisor))"
     }
 }

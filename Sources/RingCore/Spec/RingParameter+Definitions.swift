@@ -40,7 +40,8 @@ extension RingParameter.Definition {
             default: "none", literal: nil, example: "5"),
         .init(
             .segmentGap, .shape, title: "Segment gap", summary: "gap between segments in px, along the centre line",
-            kind: .decimal(range: nil), values: "> 0 and ≤ size/4", default: "size/40", literal: nil, example: "6"),
+            kind: .length(RingLimits.segmentGap), values: RingLimits.segmentGap.rule, default: "size/40", literal: nil,
+            example: "6"),
         .init(
             .size, .size, title: "Size", summary: "image width (and height, unless half) in px",
             kind: .integer(range: RingLimits.size), values: "whole number \(RingLimits.text(RingLimits.size))",
@@ -50,14 +51,16 @@ extension RingParameter.Definition {
             kind: .integer(range: RingLimits.scale), values: "whole number \(RingLimits.text(RingLimits.scale))",
             default: "1", literal: "1", example: "2"),
         .init(
-            .width, .size, title: "Bar width", summary: "bar thickness in px", kind: .decimal(range: nil),
-            values: "> 0 and ≤ size/3", default: "size/10", literal: nil, example: "20"),
+            .width, .size, title: "Bar width", summary: "bar thickness in px", kind: .length(RingLimits.strokeWidth),
+            values: RingLimits.strokeWidth.rule, default: "size/10", literal: nil, example: "20"),
         .init(
-            .trackWidth, .size, title: "Track width", summary: "track thickness in px", kind: .decimal(range: nil),
-            values: "> 0 and ≤ size/3", default: "width", literal: nil, example: "6"),
+            .trackWidth, .size, title: "Track width", summary: "track thickness in px",
+            kind: .length(RingLimits.strokeWidth), values: RingLimits.strokeWidth.rule, default: "width", literal: nil,
+            example: "6"),
         .init(
             .gap, .size, title: "Ring gap", summary: "space between concentric rings in px",
-            kind: .decimal(range: nil), values: "0…size/4", default: "size/60", literal: nil, example: "6"),
+            kind: .length(RingLimits.ringGap), values: RingLimits.ringGap.rule, default: "size/60", literal: nil,
+            example: "6"),
         .init(
             .color, .colour, title: "Bar colour", summary: "bar colour",
             kind: .color(light: DefaultColors.bar, dark: DefaultColors.bar, allowsNone: false),

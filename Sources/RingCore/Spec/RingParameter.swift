@@ -32,6 +32,8 @@ public enum RingParameter: String, Sendable, CaseIterable {
     public enum Kind: Sendable, Equatable {
         /// A plain decimal, within `range` when one is given.
         case decimal(range: ClosedRange<Double>?)
+        /// A length in px whose upper bound follows `size`.
+        case length(LengthLimit)
         case integer(range: ClosedRange<Int>)
         /// `1/0`, `true/false`, `yes/no`, `on/off`; a bare name is true.
         case boolean

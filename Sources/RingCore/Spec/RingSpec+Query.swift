@@ -35,42 +35,29 @@ extension RingSpec {
         for index in 0..<ringCount {
             let ring = ring(index)
             guard ring.value.isFinite, ring.value.magnitude <= RingLimits.magnitude else {
-                throw .outOfRange(parameter: "p", value: "\(ring.value)", range: "±1e12")
+                throw .outOfRange(parameter: "p", value: "\(ring.value)", range: RingLimits.magnitudeText)
             }
             guard ring.minimum.isFinite, ring.maximum.isFinite, ring.maximum > ring.minimum else {
                 throw .invalid(
                     parameter: "max", value: "\(ring.maximum)", expected: "greater than min (\(ring.minimum))")
             }
             guard ring.percentage.magnitude <= RingLimits.percentage else {
+                // The values of p whose percentage the label can show, with this min and max.
+                let share = (ring.maximum - ring.minimum) * RingLimits.percentage / 100
                 throw .outOfRange(
-                    parameter: "p", value: "\(ring.value)",
-                    range: "of a percentage within ±1e9 (min \(ring.minimum), max \(ring.maximum))")
+                    parameter: "p", value: RingLimits.plain(ring.value),
+                    range: "\(RingLimits.plain(ring.minimum - share))…\(RingLimits.plain(ring.minimum + share)) "
+                        + "(a percentage within ±1e9 of min \(RingLimits.plain(ring.minimum)) to max "
+                        + "\(RingLimits.plain(ring.maximum)))")
             }
         }
         guard RingLimits.size.contains(size) else {
             throw .outOfRange(parameter: "size", value: "\(size)", range: RingLimits.text(RingLimits.size))
         }
-        let widthLimit = Double(size) / 3
-        if let width, !(width > 0 && width <= widthLimit) {
-            throw .outOfRange(
-                parameter: "width", value: RingLimits.plain(width),
-                range: "0…\(RingLimits.plain(widthLimit)) (> 0 and ≤ size/3)")
-        }
-        if let trackWidth, !(trackWidth > 0 && trackWidth <= widthLimit) {
-            throw .outOfRange(
-                parameter: "trackWidth", value: RingLimits.plain(trackWidth),
-                range: "0…\(RingLimits.plain(widthLimit)) (> 0 and ≤ size/3)")
-        }
-        if let gap, !(gap >= 0 && gap <= Double(size) / 4) {
-            throw .outOfRange(
-                parameter: "gap", value: RingLimits.plain(gap),
-                range: "0…\(RingLimits.plain(Double(size) / 4)) (≤ size/4)")
-        }
-        if let segmentGap, !(segmentGap > 0 && segmentGap <= Double(size) / 4) {
-            throw .outOfRange(
-                parameter: "segmentGap", value: RingLimits.plain(segmentGap),
-                range: "0…\(RingLimits.plain(Double(size) / 4)) (> 0 and ≤ size/4)")
-        }
+        try Self.checkLength(width, "width", RingLimits.strokeWidth, size: size)
+        try Self.checkLength(trackWidth, "trackWidth", RingLimits.strokeWidth, size: size)
+        try Self.checkLength(gap, "gap", RingLimits.ringGap, size: size)
+        try Self.checkLength(segmentGap, "segmentGap", RingLimits.segmentGap, size: size)
         if let segments {
             guard RingLimits.segments.contains(segments) else {
                 throw .outOfRange(
@@ -82,7 +69,7 @@ extension RingSpec {
             throw .outOfRange(parameter: "slice", value: "\(slice)", range: RingLimits.text(RingLimits.slice))
         }
         guard start.isFinite, start.magnitude <= RingLimits.magnitude else {
-            throw .outOfRange(parameter: "start", value: "\(start)", range: "±1e12")
+            throw .outOfRange(parameter: "start", value: "\(start)", range: RingLimits.magnitudeText)
         }
         guard RingLimits.decimals.contains(decimals) else {
             throw .outOfRange(parameter: "decimals", value: "\(decimals)", range: RingLimits.text(RingLimits.decimals))
@@ -163,6 +150,15 @@ extension RingSpec {
                     + "\(RingLimits.plain((arc * 10).rounded() / 10)) px arc\(ring), and a segment needs at least "
                     + "\(RingLimits.plain(RingLimits.segmentLength)) px")
         }
+    }
+
+    /// A length within `limit` at `size`: the limit its table entry declares, and whose words
+    /// the error uses (`ParameterTableTests` checks both).
+    private static func checkLength(_ value: Double?, _ name: String, _ limit: LengthLimit, size: Int)
+        throws(RingSpecError)
+    {
+        guard let value, !limit.contains(value, size: size) else { return }
+        throw .outOfRange(parameter: name, value: RingLimits.plain(value), range: limit.range(size: size))
     }
 
     /// A per-ring list has one item, or one per ring.
@@ -333,15 +329,15 @@ extension RingParameter {
         case .segments:
             spec.segments = try QueryValue.integer(value ?? "", "segments", in: RingLimits.segments)
         case .segmentGap:
-            spec.segmentGap = try QueryValue.positive(value ?? "", "segmentGap")
+            spec.segmentGap = try QueryValue.number(value ?? "", "segmentGap")
         case .scale:
             spec.scale = try QueryValue.integer(value ?? "", "scale", in: RingLimits.scale)
         case .width:
-            spec.width = try QueryValue.positive(value ?? "", "width")
+            spec.width = try QueryValue.number(value ?? "", "width")
         case .trackWidth:
-            spec.trackWidth = try QueryValue.positive(value ?? "", "trackWidth")
+            spec.trackWidth = try QueryValue.number(value ?? "", "trackWidth")
         case .gap:
-            spec.gap = try QueryValue.decimal(value ?? "", "gap")
+            spec.gap = try QueryValue.number(value ?? "", "gap")
         case .color:
             spec.colors = try QueryValue.perRing(value ?? "", "color") { item throws(RingSpecError) in
                 try QueryValue.color(item, "color")
