@@ -147,7 +147,9 @@ import Testing
         }
     }
 
-    /// The label never claims completion or emptiness the ring does not show.
+    /// The label never claims completion or emptiness the ring does not show, nor a value it
+    /// does not have: a value that rounds to 0 or 100 at its precision reads as a bound,
+    /// `<1%` or `>99%`, that it truly lies beyond.
     @Test func theLabelNeverRoundsToAFullOrEmptyRing() throws {
         var generator = SeededGenerator(seed: 22)
         for _ in 0..<2000 {
@@ -159,13 +161,22 @@ import Testing
             let decimals = Int.random(in: 0...3, using: &generator)
             let spec = try RingSpec(query: "p=\(String(format: "%.9f", value))&decimals=\(decimals)")
             let text = RingScene.percentageText(spec)
-            let shown = try #require(Double(text.dropLast()))
+            let bound = text.first == "<" || text.first == ">" ? text.first : nil
+            let shown = try #require(Double(text.dropFirst(bound == nil ? 0 : 1).dropLast()))
             #expect(shown < 100 && shown > 0, "p=\(value) decimals=\(decimals) reads \(text)")
+            let step = [1.0, 0.1, 0.01, 0.001][decimals]
+            switch bound {
+            case "<": #expect(value < shown && shown == step, "p=\(value) reads \(text)")
+            case ">": #expect(value > shown && shown == 100 - step, "p=\(value) reads \(text)")
+            default: #expect(abs(shown - value) <= step / 2 + 1e-9, "p=\(value) reads \(text)")
+            }
         }
-        #expect(RingScene.percentageText(try RingSpec(query: "p=99.6")) == "99%")
-        #expect(RingScene.percentageText(try RingSpec(query: "p=99.96&decimals=1")) == "99.9%")
-        #expect(RingScene.percentageText(try RingSpec(query: "p=0.4")) == "1%")
-        #expect(RingScene.percentageText(try RingSpec(query: "p=0.0004&decimals=3")) == "0.001%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=99.6")) == ">99%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=99.96&decimals=1")) == ">99.9%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.4")) == "<1%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.001")) == "<1%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.0004&decimals=3")) == "<0.001%")
+        #expect(RingScene.percentageText(try RingSpec(query: "p=0.6")) == "1%")
         #expect(RingScene.percentageText(try RingSpec(query: "p=100")) == "100%")
         #expect(RingScene.percentageText(try RingSpec(query: "p=0")) == "0%")
         #expect(RingScene.percentageText(try RingSpec(query: "p=99.4")) == "99%")

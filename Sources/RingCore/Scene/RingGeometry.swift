@@ -50,8 +50,8 @@ public struct RingGeometry: Sendable, Equatable {
     public var shadowOffset: Double
     /// Font size and baseline of the label.
     public var fontSize: Double
-    /// The label as drawn: the text, shortened with `…` when it would need a font smaller
-    /// than ``minimumFontSize``, or nil when not even that fits.
+    /// The label as drawn: the text, shortened with `…` when free text would need a font
+    /// smaller than ``minimumFontSize``, or nil when it does not fit (a number never shortens).
     public var labelText: String?
     public var labelBaseline: Double
     /// The caption as drawn (shortened like the label, or nil), its font size and baseline.
@@ -59,9 +59,35 @@ public struct RingGeometry: Sendable, Equatable {
     public var captionFontSize: Double
     public var captionBaseline: Double
 
-    /// Lays out `spec`, whose `label` and `caption` texts (after `{p}` substitution) are
-    /// `labelText` and `captionText`.
+    /// A line of text to lay out.
+    public struct TextLine: Sendable, Equatable {
+        /// What is drawn.
+        public var text: String
+        /// What the line is sized for: `text` with each percentage in its widest form at the
+        /// ring's `decimals`, so neighbouring values keep one size (99 % and 100 % alike).
+        public var sizing: String
+        /// Free text may be cut with `…`; a line that shows a number is drawn whole or not at
+        /// all, since a cut number reads as another number ("-10000…").
+        public var mayShorten: Bool
+
+        public init(text: String, sizing: String? = nil, mayShorten: Bool = true) {
+            self.text = text
+            self.sizing = sizing ?? text
+            self.mayShorten = mayShorten
+        }
+    }
+
+    /// Lays out `spec` with free-text label and caption (as sized and drawn), for tests and
+    /// the fit checks.
     public init(spec: borrowing RingSpec, labelText: String?, captionText: String? = nil) {
+        self.init(
+            spec: spec, label: labelText.map { TextLine(text: $0) }, caption: captionText.map { TextLine(text: $0) })
+    }
+
+    /// Lays out `spec`, whose label and caption (after `{p}` substitution) are `label` and
+    /// `caption`. Only what is drawn takes room: a caption that does not fit leaves the label
+    /// its whole size, and a label that does not fit beside a caption is laid out alone.
+    public init(spec: borrowing RingSpec, label: TextLine?, caption: TextLine?) {
         let size = Double(spec.size)
         barWidth = spec.resolvedWidth
         trackWidth = spec.resolvedTrackWidth
@@ -100,8 +126,23 @@ public struct RingGeometry: Sendable, Equatable {
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
-        guard captionText != nil else {
-            (self.labelText, fontSize) = Self.fit(labelText, width: available, height: heightCap)
+        // Label and caption as one block: the label gets 75 % of the height it would have alone,
+        // the caption 40 % of the label's size (or 40 % of the label's place when there is no
+        // label), each as wide as the inner circle allows, and the block is centred as one (on
+        // a half gauge, sitting where the label alone would).
+        var twoLines: (label: String?, fontSize: Double, caption: String, captionFontSize: Double)?
+        if let caption {
+            let (labelText, fontSize) = Self.fit(label, width: available * 0.95, height: heightCap * 0.75)
+            let captionHeight = label != nil ? fontSize * 0.4 : heightCap * 0.4
+            let (captionText, captionFontSize) = Self.fit(caption, width: available * 0.9, height: captionHeight)
+            // Both lines, or a caption alone where no label was asked for; else the label alone.
+            if let captionText, label == nil || labelText != nil {
+                twoLines = (labelText, fontSize, captionText, captionFontSize)
+            }
+        }
+        guard let twoLines else {
+            (labelText, fontSize) = Self.fit(label, width: available, height: heightCap)
+            captionText = nil
             captionFontSize = 0
             if spec.half {
                 labelBaseline = centerY - max(inner * 0.08, 0)
@@ -115,17 +156,10 @@ public struct RingGeometry: Sendable, Equatable {
             captionBaseline = labelBaseline
             return
         }
-        // Label and caption as one block: the label gets 75 % of the height it would have alone,
-        // the caption 40 % of the label's size (or 40 % of the label's place when there is no
-        // label), each as wide as the inner circle allows, and the block is centred as one (on
-        // a half gauge, sitting where the label alone would). Like the label, a caption that
-        // would be smaller than 6 px is shortened, then left out.
-        (self.labelText, fontSize) = Self.fit(labelText, width: available * 0.95, height: heightCap * 0.75)
-        let captionHeight = self.labelText != nil && fontSize > 0 ? fontSize * 0.4 : heightCap * 0.4
-        (self.captionText, captionFontSize) = Self.fit(captionText, width: available * 0.9, height: captionHeight)
+        (labelText, fontSize, captionText, captionFontSize) = twoLines
         let labelBlock = self.labelText != nil ? 0.72 * fontSize : 0
-        let captionBlock = self.captionText != nil ? 0.72 * captionFontSize : 0
-        let gap = labelBlock > 0 && captionBlock > 0 ? 0.4 * captionFontSize : 0
+        let captionBlock = 0.72 * captionFontSize
+        let gap = labelBlock > 0 ? 0.4 * captionFontSize : 0
         let block = labelBlock + gap + captionBlock
         if spec.half {
             let bottom = centerY - max(inner * 0.08, 0)
@@ -231,16 +265,18 @@ public struct RingGeometry: Sendable, Equatable {
     /// Labels are never drawn smaller than this, in px: below it text is not legible.
     public static let minimumFontSize = 6.0
 
-    /// The label and its font size: as large as fits `width` and `height`; at the minimum
-    /// size, shortened character by character with a trailing `…` until it fits; nil when the
-    /// ring is too small for even `…` at the minimum size.
-    static func fit(_ text: String?, width: Double, height: Double) -> (String?, Double) {
-        guard let text, height >= minimumFontSize else { return (nil, 0) }
-        let em = TextWidth.em(text)
-        guard em > 0 else { return (text, 0) }
+    /// A line and its font size: as large as fits `width` and `height` (sized by its `sizing`
+    /// text); free text at the minimum size is shortened character by character with a
+    /// trailing `…` until it fits; nil when not even that fits, or when a number does not fit
+    /// whole at the minimum size.
+    static func fit(_ line: TextLine?, width: Double, height: Double) -> (String?, Double) {
+        guard let line, height >= minimumFontSize else { return (nil, 0) }
+        let em = max(TextWidth.em(line.sizing), TextWidth.em(line.text))
+        guard em > 0 else { return (line.text, 0) }
         let size = min(height, width / em)
-        if size >= minimumFontSize { return (text, size) }
-        var kept = Substring(text)
+        if size >= minimumFontSize { return (line.text, size) }
+        guard line.mayShorten else { return (nil, 0) }
+        var kept = Substring(line.text)
         while !kept.isEmpty {
             kept = kept.dropLast()
             let shortened = kept + "…"

@@ -159,14 +159,24 @@ extension RingScene {
         // One ring, the common case, builds no array of them.
         let first = Self.percentageText(spec, ring: 0)
         let others = spec.ringCount > 1 ? (1..<spec.ringCount).map { Self.percentageText(spec, ring: $0) } : []
-        let labelText: String?
-        switch spec.label {
-        case .auto: labelText = first
-        case .none: labelText = nil
-        case .text(let text): labelText = Self.substitute(text, first, others)
+        // Each percentage as wide as the widest its decimals produce within the range, for sizing.
+        let widest = Self.widestPercentageText(decimals: spec.decimals)
+        func sized(_ text: String) -> String { TextWidth.em(text) >= TextWidth.em(widest) ? text : widest }
+        let sizingFirst = sized(first)
+        let sizingOthers = others.map(sized)
+        func line(_ text: String) -> RingGeometry.TextLine {
+            let showsNumber = text.utf8.contains(UInt8(ascii: "{")) && text != Self.substitute(text, "", [])
+            return RingGeometry.TextLine(
+                text: Self.substitute(text, first, others), sizing: Self.substitute(text, sizingFirst, sizingOthers),
+                mayShorten: !showsNumber)
         }
-        let captionText = spec.caption.map { Self.substitute($0, first, others) }
-        let g = RingGeometry(spec: spec, labelText: labelText, captionText: captionText)
+        let labelLine: RingGeometry.TextLine?
+        switch spec.label {
+        case .auto: labelLine = RingGeometry.TextLine(text: first, sizing: sizingFirst, mayShorten: false)
+        case .none: labelLine = nil
+        case .text(let text): labelLine = line(text)
+        }
+        let g = RingGeometry(spec: spec, label: labelLine, caption: spec.caption.map(line))
         let dark = spec.theme == .dark
         // A ring on a colour of its own does not switch with the reader's scheme: the track is
         // chosen for the background, the label for the fill under it and the background.
@@ -340,26 +350,41 @@ extension RingScene {
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
     ///
-    /// It never claims more or less than the ring shows: an open ring (below 100 %) reads at
-    /// most the largest value under 100 at its precision (`99%`, `99.9%`), and a ring with a
-    /// mark (above 0 %) at least the smallest value over 0 (`1%`, `0.1%`).
+    /// It never claims more or less than the ring shows: an open ring (below 100 %) whose value
+    /// rounds to 100 reads `>99%` (`>99.9%`), and a ring with a mark (above 0 %) whose value
+    /// rounds to 0 reads `<1%` (`<0.1%`). Rounding up to `1%` would overstate 0.001 % a thousand
+    /// times.
     public static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
-        var shown = spec.ring(index).percentage
+        let shown = spec.ring(index).percentage
+        let scale = [1.0, 10, 100, 1000][spec.decimals]
         if shown > 0, shown < 100 {
-            let scale = [1.0, 10, 100, 1000][spec.decimals]
             let units = (shown * scale).rounded(.toNearestOrAwayFromZero)
-            if units >= 100 * scale {
-                shown = (100 * scale - 1) / scale
-            } else if units <= 0 {
-                shown = 1 / scale
-            }
+            if units >= 100 * scale { return bound(">", (100 * scale - 1) / scale, decimals: spec.decimals) }
+            if units <= 0 { return bound("<", 1 / scale, decimals: spec.decimals) }
         }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
+        return bound(nil, shown, decimals: spec.decimals)
+    }
+
+    /// `72%`, or with a sign before it, `<1%`.
+    private static func bound(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int) -> String {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
             var writer = ByteWriter(scratch: scratch)
-            writer.append(number: shown, decimals: spec.decimals, keepZeros: true)
+            if let sign { writer.append(byte: UInt8(sign.value)) }
+            writer.append(number: value, decimals: decimals, keepZeros: true)
             writer.append(byte: UInt8(ascii: "%"))
             return writer.text
         }
+    }
+
+    /// The widest percentage a value within its range can read at `decimals`: `100%` or `>99%`,
+    /// whichever is wider in the label's font. Labels are sized for it, so neighbouring values
+    /// never change the label's size (a value beyond the range may read wider, and is sized for
+    /// its own text).
+    static func widestPercentageText(decimals: Int) -> String {
+        let scale = [1.0, 10, 100, 1000][decimals]
+        let full = bound(nil, 100, decimals: decimals)
+        let under = bound(">", (100 * scale - 1) / scale, decimals: decimals)
+        return TextWidth.em(under) > TextWidth.em(full) ? under : full
     }
 
     /// The point at `degrees` clockwise from 12 o'clock, `radius` from the centre.
