@@ -276,6 +276,6 @@ import Testing
 }
 
 extension RingColor {
-    fileprivate static let white = RingColor(rgb: 0xFFFFFF)
-    fileprivate static let black = RingColor(rgb: 0x000000)
+    static let white = RingColor(rgb: 0xFFFFFF)
+    static let black = RingColor(rgb: 0x000000)
 }

@@ -268,9 +268,8 @@ extension RingScene {
         caption = g.captionText.map { text in
             let color =
                 spec.captionColor.map { SchemeColor(color: $0, dark: nil) }
-                ?? Self.textColor(
-                    light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption, on: labelLayers,
-                    theme: spec.theme)
+                ?? Self.captionColor(
+                    on: labelLayers, theme: spec.theme)
             return Label(
                 text: text, x: g.centerX, baseline: g.captionBaseline, fontSize: g.captionFontSize, color: color)
         }
@@ -297,6 +296,48 @@ extension RingScene {
         let preferred = theme == .dark ? dark : light
         guard !layers.isEmpty else { return SchemeColor(color: preferred, dark: theme == .auto ? dark : nil) }
         return choose(on: layers, theme: theme) { labelColor(on: $0, preferring: preferred) }
+    }
+
+    /// The default caption colour: the scheme's own when nothing lies under it; else, for
+    /// each surface, a muted colour that keeps the hierarchy, reading at least
+    /// ``minimumCaptionContrast`` but less than the label the ring would choose there.
+    static func captionColor(on layers: [RingColor], theme: RingSpec.Theme) -> SchemeColor {
+        let preferredLabel = theme == .dark ? DefaultColors.darkLabel : DefaultColors.lightLabel
+        guard !layers.isEmpty else {
+            return SchemeColor(
+                color: theme == .dark ? DefaultColors.darkCaption : DefaultColors.lightCaption,
+                dark: theme == .auto ? DefaultColors.darkCaption : nil)
+        }
+        return choose(on: layers, theme: theme) { surface in
+            mutedColor(on: surface, below: labelColor(on: surface, preferring: preferredLabel))
+        }
+    }
+
+    /// The least contrast a caption chosen by the ring keeps: WCAG's for large text, since it
+    /// stays below its label, which keeps ``minimumLabelContrast``.
+    public static let minimumCaptionContrast = 3.0
+
+    /// A colour on `surface` with less contrast than `label` and at least
+    /// ``minimumCaptionContrast``: a scheme's caption colour when one fits, else the label's
+    /// colour moved towards the surface until its contrast is halfway between the two limits.
+    static func mutedColor(on surface: RingColor, below label: RingColor) -> RingColor {
+        let ceiling = label.contrast(with: surface)
+        for candidate in [DefaultColors.lightCaption, DefaultColors.darkCaption] {
+            let contrast = candidate.contrast(with: surface)
+            if contrast >= minimumCaptionContrast, contrast < ceiling { return candidate }
+        }
+        guard ceiling > minimumCaptionContrast else { return label }  // no room below the label
+        let target = (minimumCaptionContrast + ceiling) / 2
+        var (low, high) = (0.0, 1.0)  // how far towards the surface: contrast falls as it grows
+        for _ in 0..<20 {
+            let middle = (low + high) / 2
+            if label.mixed(with: surface, by: middle).contrast(with: surface) >= target {
+                low = middle
+            } else {
+                high = middle
+            }
+        }
+        return label.mixed(with: surface, by: low)
     }
 
     /// WCAG's minimum contrast for text, which a label chosen by the ring keeps.
