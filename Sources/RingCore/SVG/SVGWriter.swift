@@ -31,12 +31,15 @@ struct SVGWriter: ~Copyable {
         // copying the whole ring out of the array (measured in docs/performance.md).
         var trackDark: RingColor?
         var hasBars = false
+        var barsSwitch = false
         for index in self.scene.rings.indices {
             if trackDark == nil { trackDark = self.scene.rings[index].track?.color.dark }
             if self.scene.rings[index].bar != nil { hasBars = true }
+            if self.scene.rings[index].bar?.dark != nil { barsSwitch = true }
         }
         self.trackDark = trackDark
         self.hasBars = hasBars
+        self.barsSwitch = barsSwitch
         labelDark = self.scene.label?.color.dark
         captionDark = self.scene.caption?.color.dark
     }
@@ -85,15 +88,34 @@ struct SVGWriter: ~Copyable {
     private let trackDark: RingColor?
     /// Whether any ring has a bar (not every ring is above 0 %).
     private let hasBars: Bool
+    /// Whether any bar has a dark-scheme colour (a ring of the default palette).
+    private let barsSwitch: Bool
     private let labelDark: RingColor?
     private let captionDark: RingColor?
 
     private func writeStyle(into w: inout ByteWriter) {
         let animation = scene.animation
-        guard trackDark != nil || labelDark != nil || captionDark != nil || animation != nil else { return }
+        let switches = trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch
+        guard switches || animation != nil else { return }
         w.append("<style>")
-        if trackDark != nil || labelDark != nil || captionDark != nil {
+        if switches {
             w.append("@media (prefers-color-scheme:dark){")
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar, let dark = bar.dark else { continue }
+                let shapes = Self.shapes(of: bar)
+                if shapes.strokes {
+                    className("b", ring: index, into: &w, selector: true)
+                    w.append("{stroke:")
+                    w.append(rgb: dark)
+                    w.append("}")
+                }
+                if shapes.dots {
+                    className("b", ring: index, into: &w, selector: true)
+                    w.append("d{fill:")
+                    w.append(rgb: dark)
+                    w.append("}")
+                }
+            }
             if let trackDark {
                 className("t", into: &w, selector: true)
                 w.append("{stroke:")
@@ -305,7 +327,7 @@ struct SVGWriter: ~Copyable {
             w.append("\">")
             for index in scene.rings.indices {
                 guard let bar = scene.rings[index].bar else { continue }
-                solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), into: &w)
+                solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), ring: nil, into: &w)
             }
             w.append("</g>")
         }
@@ -313,7 +335,7 @@ struct SVGWriter: ~Copyable {
             guard let bar = scene.rings[index].bar else { continue }
             switch bar.paint {
             case .solid(let color):
-                solidShapes(bar, color, into: &w)
+                solidShapes(bar, color, ring: index, into: &w)
             case .gradient(let gradient):
                 writeGradientBar(bar.stroke, gradient, ring: index, into: &w)
             }
@@ -321,30 +343,55 @@ struct SVGWriter: ~Copyable {
         if scene.animation != nil { w.append("</g>") }
     }
 
+    /// Whether a solid bar is drawn with strokes, with dots (discs), or both.
+    private static func shapes(of bar: RingScene.Bar) -> (strokes: Bool, dots: Bool) {
+        guard !bar.segments.isEmpty else { return (!bar.stroke.isDot, bar.stroke.isDot) }
+        return (bar.segments.contains { !$0.isDot }, bar.segments.contains { $0.isDot })
+    }
+
     /// The bar in one colour: its stroke (a dot when tiny), or with segments one path of its
-    /// pieces, each with its caps, and a dot for a piece too short to show its caps.
-    private func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, into w: inout ByteWriter) {
+    /// pieces, each with its caps, and a dot for a piece too short to show its caps. `ring`
+    /// names the bar's dark-scheme class when it has one (never on its shadow).
+    private func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
+        let switching = ring.flatMap { bar.dark == nil ? nil : $0 }
         guard !bar.segments.isEmpty else {
-            if bar.stroke.isDot { dot(bar.stroke, color, into: &w) } else { solidBar(bar.stroke, color, into: &w) }
+            if bar.stroke.isDot {
+                dot(bar.stroke, color, ring: switching, into: &w)
+            } else {
+                solidBar(bar.stroke, color, ring: switching, into: &w)
+            }
             return
         }
         let pieces = bar.segments.filter { !$0.isDot }
         if let first = pieces.first {
             w.append("<path d=\"")
             for piece in pieces { arcPath(piece.arc, radius: piece.radius, closed: false, into: &w) }
-            w.append("\" fill=\"none\"")
+            w.append(byte: UInt8(ascii: "\""))
+            barClass(ring: switching, dot: false, into: &w)
+            w.append(" fill=\"none\"")
             paint("stroke", color, into: &w)
             w.append(" stroke-width=\"")
             w.append(number: first.width)
             w.append(first.cap == .round ? "\" stroke-linecap=\"round\"/>" : "\"/>")
         }
-        for piece in bar.segments where piece.isDot { dot(piece, color, into: &w) }
+        for piece in bar.segments where piece.isDot { dot(piece, color, ring: switching, into: &w) }
     }
 
-    private func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
+    /// ` class="r…-bN"` (`-bNd` on a dot) for a bar that switches with the scheme.
+    private func barClass(ring: Int?, dot: Bool, into w: inout ByteWriter) {
+        guard let ring else { return }
+        w.append(" class=\"")
+        className("b", ring: ring, into: &w, selector: false)
+        if dot { w.append(byte: UInt8(ascii: "d")) }
+        w.append(byte: UInt8(ascii: "\""))
+    }
+
+    private func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
         w.append("<path d=\"")
         arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
-        w.append("\" fill=\"none\"")
+        w.append(byte: UInt8(ascii: "\""))
+        barClass(ring: ring, dot: false, into: &w)
+        w.append(" fill=\"none\"")
         paint("stroke", color, into: &w)
         w.append(" stroke-width=\"")
         w.append(number: stroke.width)
@@ -551,10 +598,13 @@ struct SVGWriter: ~Copyable {
         }
     }
 
-    /// A disc as wide as the stroke, where the stroke is.
-    private func dot(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
+    /// A disc as wide as the stroke, where the stroke is; `ring` names its dark-scheme class.
+    private func dot(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int? = nil, into w: inout ByteWriter) {
         let point = scene.point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
-        disc(at: point, width: stroke.width, color, into: &w)
+        circle(x: point.x, y: point.y, radius: stroke.width / 2, into: &w)
+        barClass(ring: ring, dot: true, into: &w)
+        paint("fill", color, into: &w)
+        w.append("/>")
     }
 
     /// A filled disc `width` across at `point`.

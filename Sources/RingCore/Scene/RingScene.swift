@@ -93,9 +93,19 @@ public struct RingScene: Sendable, Equatable {
         /// The bar's whole extent (with segments, from the first filled one to the value).
         public var stroke: Stroke
         public var paint: Paint
+        /// The solid colour to use instead under `prefers-color-scheme: dark`: a ring of the
+        /// default palette under `theme=auto` with no background of its own.
+        public var dark: RingColor?
         /// With `segments`, what is drawn instead of `stroke`: the filled segments, the last cut
         /// at the value.
         public var segments: [Stroke] = []
+
+        public init(stroke: Stroke, paint: Paint, dark: RingColor? = nil, segments: [Stroke] = []) {
+            self.stroke = stroke
+            self.paint = paint
+            self.dark = dark
+            self.segments = segments
+        }
     }
 
     /// One of the concentric rings.
@@ -229,7 +239,9 @@ extension RingScene {
                     arc: g.track, radius: layout.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
                     isClosed: trackClosed, width: g.outlineWidth, color: color)
             }
-            let solid = spec.thresholds?.color(for: given.value) ?? given.color ?? DefaultColors.bar
+            let palette = Self.paletteColor(index, on: trackLayers, theme: spec.theme)
+            let solid = spec.thresholds?.color(for: given.value) ?? given.color ?? palette.color
+            let solidDark = spec.thresholds == nil && given.color == nil ? palette.dark : nil
             if index == 0 {
                 firstBarColor = gradient.map { $0.color(at: (layout.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
             }
@@ -243,7 +255,9 @@ extension RingScene {
                     : layout.barSegments.map {
                         Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
                     }
-                bar = Bar(stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid), segments: segments)
+                bar = Bar(
+                    stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid),
+                    dark: gradient == nil ? solidDark : nil, segments: segments)
                 hasBar = true
                 hasLength = hasLength || !stroke.isDot
             }
@@ -296,6 +310,19 @@ extension RingScene {
         let preferred = theme == .dark ? dark : light
         guard !layers.isEmpty else { return SchemeColor(color: preferred, dark: theme == .auto ? dark : nil) }
         return choose(on: layers, theme: theme) { labelColor(on: $0, preferring: preferred) }
+    }
+
+    /// Ring `index`'s default bar colour from ``DefaultColors/barPalette``: the scheme's form,
+    /// switching under `theme=auto`; on a background of the URL's own, the form that suits it.
+    static func paletteColor(_ index: Int, on layers: [RingColor], theme: RingSpec.Theme) -> SchemeColor {
+        let entry = DefaultColors.barPalette[index % DefaultColors.barPalette.count]
+        guard !layers.isEmpty else {
+            let switches = theme == .auto && entry.dark != entry.light
+            return SchemeColor(color: theme == .dark ? entry.dark : entry.light, dark: switches ? entry.dark : nil)
+        }
+        return choose(on: layers, theme: theme) { surface in
+            trackColor(on: surface) == DefaultColors.darkTrack ? entry.dark : entry.light
+        }
     }
 
     /// The default caption colour: the scheme's own when nothing lies under it; else, for
