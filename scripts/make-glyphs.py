@@ -25,6 +25,8 @@ CHARACTERS = (
     [chr(c) for c in range(0x20, 0x7F)]
     + [chr(c) for c in range(0xA0, 0x100)]
     + list("–—‘’‚“”„†‡•…‰‹›€−✓✔")
+    # What error messages state ranges with.
+    + list("≤≥≠≈→←∞")
 )
 
 

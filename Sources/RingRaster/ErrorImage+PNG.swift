@@ -1,25 +1,49 @@
 import RingCore
 
 extension ErrorImage {
-    /// The error image as PNG: the SVG's box and message, drawn with the label font (DejaVu
-    /// Sans Bold, the one face embedded), so the box is as wide as the bold text needs.
-    public static func png(message: String) -> [UInt8] {
-        let text = text(for: message)
-        let fontSize = 12.0
-        let font = GlyphSet.labelFont
-        let width = min(max(Int((font.advance(of: text, fontSize: fontSize) + 20).rounded(.up)), 120), 1024)
-        let height = 28
+    /// The largest side of an error PNG, in pixels: an error needs no more, whatever `size`
+    /// and `scale` asked for, so a refusal for too many pixels is never itself too large.
+    public static let largestPNGSide = 1024
+
+    /// The error image as PNG: the ``ErrorScene`` the SVG shows, at the box's scale (lowered
+    /// until the image fits ``largestPNGSide``), drawn with the label font.
+    public static func png(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
+        let scene = ErrorScene(message: message, box: box)
+        var scale = Double(box.scale)
+        while scale > 1, scene.width * scale > Double(largestPNGSide) { scale -= 1 }
+        let width = Int((scene.width * scale).rounded())
+        let height = Int((scene.height * scale).rounded())
         var canvas = Canvas(width: width, height: height)
+        let radius = ErrorScene.cornerRadius * scale + 0.5
+        let border = ErrorScene.borderWidth * scale
         var box = Polygon()
-        box.addRoundedRect(x: 0, y: 0, width: Double(width), height: 28, radius: 4.5)
-        canvas.fill(CoverageMask.filled(box, width: width, height: height), RingColor(rgb: 0xFFF1F0))
-        var border = Polygon()
-        border.addRoundedRect(x: 0, y: 0, width: Double(width), height: 28, radius: 4.5)
-        border.addRoundedRect(x: 1, y: 1, width: Double(width) - 2, height: 26, radius: 3.5, clockwise: false)
-        canvas.fill(CoverageMask.filled(border, width: width, height: height), RingColor(rgb: 0xCF222E))
-        let glyphs = font.outline(
-            of: text, fontSize: fontSize, centreX: 10 + font.advance(of: text, fontSize: fontSize) / 2, baseline: 18)
-        canvas.fill(CoverageMask.filled(glyphs, width: width, height: height), RingColor(rgb: 0x82071E))
+        box.addRoundedRect(x: 0, y: 0, width: Double(width), height: Double(height), radius: radius)
+        canvas.fill(CoverageMask.filled(box, width: width, height: height), ErrorScene.background)
+        var frame = box
+        frame.addRoundedRect(
+            x: border, y: border, width: Double(width) - 2 * border, height: Double(height) - 2 * border,
+            radius: radius - border, clockwise: false)
+        canvas.fill(CoverageMask.filled(frame, width: width, height: height), ErrorScene.border)
+        if scene.showsMark {
+            let mark = ErrorMark(scene)
+            var disc = Polygon()
+            disc.addCircle(centre: Point(x: mark.centreX * scale, y: mark.centreY * scale), radius: mark.radius * scale)
+            canvas.fill(CoverageMask.filled(disc, width: width, height: height), ErrorScene.border)
+            var sign = Polygon()
+            let half = mark.strokeWidth * scale / 2
+            sign.addRoundedRect(
+                x: mark.centreX * scale - half, y: mark.stemTop * scale - half, width: 2 * half,
+                height: (mark.stemBottom - mark.stemTop) * scale + 2 * half, radius: half)
+            sign.addCircle(centre: Point(x: mark.centreX * scale, y: mark.dotY * scale), radius: half)
+            canvas.fill(CoverageMask.filled(sign, width: width, height: height), RingColor(rgb: 0xFFFFFF))
+        }
+        let font = GlyphSet.labelFont
+        for line in scene.lines {
+            let glyphs = font.outline(
+                of: line.text, fontSize: scene.fontSize * scale, centreX: line.x * scale,
+                baseline: line.baseline * scale)
+            canvas.fill(CoverageMask.filled(glyphs, width: width, height: height), ErrorScene.ink)
+        }
         return PNGEncoder.encode(canvas)
     }
 }

@@ -305,21 +305,25 @@ public final class RingService: HTTPResponder {
         .serviceUnavailable, "stopping: retry\n",
         headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
 
-    /// An invalid query still gets an image (image proxies drop non-2xx answers), with the
-    /// message in `X-Ring-Error` and a short max-age. It is cached like a ring, under the
-    /// digest of its message, so a repeated invalid URL is a cache hit.
+    /// An invalid query still gets an image (image proxies drop non-2xx answers), laid out
+    /// for the box the query asked for, with the message in `X-Ring-Error` and a short max-age.
+    /// It is cached like a ring, under the digest of its message and its box (the SVG's box
+    /// ignores `scale`, as a ring's does), so a repeated invalid URL is a cache hit.
     private func errorResponse(
         message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
     ) -> HTTPResponse {
         metrics.recordRenderError()
-        let digest = RingDigest(of: message)
+        var box = ErrorScene.Box(query: query.text)
+        if format == .svg { box.scale = 1 }
+        let digest = RingDigest(of: "\(box.size)@\(box.scale) \(message)")
         let key = ResponseCache.Key(digest: digest, format: format.errorVariant)
         if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
             return Self.select(entry, for: request)
         }
-        let body = format == .svg ? ErrorImage.render(message: message) : ErrorImage.png(message: message)
+        let body =
+            format == .svg ? ErrorImage.render(message: message, box: box) : ErrorImage.png(message: message, box: box)
         let entry = Self.makeEntry(
-            body: body, etag: Self.etag("e", format, scale: 1, digest),
+            body: body, etag: Self.etag("e", format, scale: box.scale, digest),
             shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
         cache.insert(entry, key: key, query: query)
         return Self.select(entry, for: request)

@@ -23,8 +23,16 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     } catch {
         precondition(parameterNames.contains(error.parameter), "error names \(error.parameter)")
         precondition(error.description.hasPrefix(error.parameter + ": "), "message \(error.description)")
-        let image = ErrorImage.render(message: error.description)
+        let box = ErrorScene.Box(query: query)
+        let image = ErrorImage.render(message: error.description, box: box)
         precondition(XMLParser(data: Data(image)).parse(), "error image is not well-formed")
+        // Laid out inside its box, at a legible size, or as the mark.
+        let scene = ErrorScene(message: error.description, box: box)
+        precondition(scene.showsMark || scene.fontSize >= RingGeometry.minimumFontSize, "error text too small")
+        for line in scene.lines {
+            let half = TextWidth.em(line.text) * scene.fontSize / 2
+            precondition(line.x - half >= 0 && line.x + half <= scene.width, "error line outside its box")
+        }
         return 0
     }
     let svg = RingRenderer.render(spec)

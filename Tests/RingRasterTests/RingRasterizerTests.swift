@@ -51,7 +51,8 @@ import Testing
     /// A ring of at most 256 colours is written with a palette: the same pixels, exactly, in
     /// fewer bytes than its RGBA rows compress to.
     @Test(arguments: [
-        "p=72", "p=100,75,50,25&size=160&width=12&gap=4&color=2f81f7", "p=64&half&caption=x&bg=0d1117", "p=72&track=none",
+        "p=72", "p=100,75,50,25&size=160&width=12&gap=4&color=2f81f7", "p=64&half&caption=x&bg=0d1117",
+        "p=72&track=none",
     ])
     func aRingOfFewColoursIsWrittenWithAPalette(query: String) throws {
         let scene = RingScene(spec: try RingSpec(query: query))

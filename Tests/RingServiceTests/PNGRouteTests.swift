@@ -36,7 +36,7 @@ import Testing
         let two = try harness.get("/ring.png?p=72&scale=2")
         #expect(size(one.body) == (120, 120))
         #expect(size(two.body) == (240, 240))
-        #expect(size(try harness.get("/ring.png?p=64&half&scale=3").body) == (360, 204))
+        #expect(size(try harness.get("/ring.png?p=64&half&scale=3").body) == (360, 198))
         let digest = try RingSpec(query: "p=72").digest
         #expect(two.header("ETag") == "\"r\(RingRenderer.version)-png@2x-\(digest)\"")
         let tags = [one, two].compactMap { $0.header("ETag") }
@@ -70,6 +70,22 @@ import Testing
         #expect(response.header("Cache-Control") == "public, max-age=60")
         #expect(
             try harness.get("/ring.png?p=1&scale=5").header("X-Ring-Error") == "scale: \"5\" is out of range 1...4")
+    }
+
+    /// An error image fills the box the query asked for, at its scale: the 120 px default, or
+    /// `size` × `scale` when those parse. Each box is its own entry and ETag.
+    @Test func anErrorPNGIsLaidOutForTheQuerysBox() throws {
+        let harness = try InProcessService()
+        #expect(size(try harness.get("/ring.png?p=abc").body) == (120, 120))
+        let scaled = try harness.get("/ring.png?p=abc&size=64&scale=2")
+        #expect(size(scaled.body) == (128, 128))
+        let other = try harness.get("/ring.png?p=abc&size=200")
+        #expect(size(other.body) == (200, 200))
+        #expect(scaled.header("X-Ring-Error") == other.header("X-Ring-Error"))
+        #expect(scaled.header("ETag") != other.header("ETag"))
+        #expect(scaled.header("ETag")?.contains("@2x") == true)
+        // The largest box an error needs: scale is lowered to keep a side within the limit.
+        #expect(size(try harness.get("/ring.png?p=72&size=1024&scale=4").body) == (1024, 1024))
     }
 
     /// Hostile sizes: the largest side and the memory of one render are capped, and the error

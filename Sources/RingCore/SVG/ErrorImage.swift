@@ -1,6 +1,6 @@
-/// A small SVG that shows an error message, for places where only an image can speak:
-/// image proxies such as GitHub's drop non-2xx answers, so a README author would otherwise see
-/// a broken image and no reason.
+/// An image that shows an error message, for places where only an image can speak: image
+/// proxies such as GitHub's drop non-2xx answers, so a README author would otherwise see a
+/// broken image and no reason. ``ErrorScene`` lays it out; this writes it as SVG.
 public enum ErrorImage {
     /// Longest message shown, in unicode scalars; longer ones are cut with an ellipsis.
     public static let messageLimit = 120
@@ -19,28 +19,98 @@ public enum ErrorImage {
         return text
     }
 
-    /// The error image for `message` (text is escaped and cut, so any message is safe).
-    public static func render(message: String) -> [UInt8] {
-        let text = text(for: message)
-        let fontSize = 12.0
-        // Regular weight is about 10 % narrower than the bold the width table assumes.
-        let width = (TextWidth.em(text) / 1.1 * fontSize + 20).rounded(.up).clamped(to: 120...1024)
-        var w = ByteWriter(capacity: 512 + text.utf8.count * 2)
+    /// The error image for `message`, laid out for `box` (text is escaped and cut, so any
+    /// message is safe).
+    public static func render(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
+        let scene = ErrorScene(message: message, box: box)
+        var w = ByteWriter(capacity: 768 + scene.title.utf8.count * 4)
         w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        w.append(number: width)
-        w.append("\" height=\"28\" viewBox=\"0 0 ")
-        w.append(number: width)
-        w.append(" 28\" role=\"img\" aria-label=\"")
-        w.append(escaping: text)
+        w.append(number: scene.width)
+        w.append("\" height=\"")
+        w.append(number: scene.height)
+        w.append("\" viewBox=\"0 0 ")
+        w.append(number: scene.width)
+        w.append(byte: UInt8(ascii: " "))
+        w.append(number: scene.height)
+        w.append("\" role=\"img\" aria-label=\"")
+        w.append(escaping: scene.title)
         w.append("\"><title>")
-        w.append(escaping: text)
+        w.append(escaping: scene.title)
         w.append("</title><rect x=\"0.5\" y=\"0.5\" width=\"")
-        w.append(number: width - 1)
-        w.append("\" height=\"27\" rx=\"4\" fill=\"#fff1f0\" stroke=\"#cf222e\"/>")
-        w.append("<text x=\"10\" y=\"18\" font-family=\"Verdana,DejaVu Sans,Helvetica,Arial,sans-serif\"")
-        w.append(" font-size=\"12\" fill=\"#82071e\">")
-        w.append(escaping: text)
-        w.append("</text></svg>")
+        w.append(number: scene.width - ErrorScene.borderWidth)
+        w.append("\" height=\"")
+        w.append(number: scene.height - ErrorScene.borderWidth)
+        w.append("\" rx=\"")
+        w.append(number: ErrorScene.cornerRadius)
+        w.append("\" fill=\"")
+        w.append(rgb: ErrorScene.background)
+        w.append("\" stroke=\"")
+        w.append(rgb: ErrorScene.border)
+        w.append("\"/>")
+        if scene.showsMark {
+            let mark = ErrorMark(scene)
+            w.append("<circle cx=\"")
+            w.append(number: mark.centreX)
+            w.append("\" cy=\"")
+            w.append(number: mark.centreY)
+            w.append("\" r=\"")
+            w.append(number: mark.radius)
+            w.append("\" fill=\"")
+            w.append(rgb: ErrorScene.border)
+            w.append("\"/><path d=\"M")
+            w.append(number: mark.centreX)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: mark.stemTop)
+            w.append("V")
+            w.append(number: mark.stemBottom)
+            w.append("\" stroke=\"#fff\" stroke-width=\"")
+            w.append(number: mark.strokeWidth)
+            w.append("\" stroke-linecap=\"round\"/><circle cx=\"")
+            w.append(number: mark.centreX)
+            w.append("\" cy=\"")
+            w.append(number: mark.dotY)
+            w.append("\" r=\"")
+            w.append(number: mark.strokeWidth / 2)
+            w.append("\" fill=\"#fff\"/>")
+        }
+        for line in scene.lines {
+            w.append("<text x=\"")
+            w.append(number: line.x)
+            w.append("\" y=\"")
+            w.append(number: line.baseline)
+            w.append("\" text-anchor=\"middle\" font-family=\"")
+            w.append(SVGWriter.fontFamily)
+            w.append("\" font-size=\"")
+            w.append(number: scene.fontSize)
+            w.append("\" font-weight=\"700\" fill=\"")
+            w.append(rgb: ErrorScene.ink)
+            w.append("\">")
+            w.append(escaping: line.text)
+            w.append("</text>")
+        }
+        w.append("</svg>")
         return w.bytes
+    }
+}
+
+/// Where the error mark's parts go: a disc in the box's centre with a white `!`, a
+/// round-capped stem and a dot (a disc: renderers disagree on a zero-length stroke's caps).
+public struct ErrorMark: Sendable {
+    public var centreX: Double
+    public var centreY: Double
+    public var radius: Double
+    public var strokeWidth: Double
+    public var stemTop: Double
+    public var stemBottom: Double
+    public var dotY: Double
+
+    public init(_ scene: ErrorScene) {
+        centreX = scene.width / 2
+        centreY = scene.height / 2
+        radius = min(scene.width, scene.height) * 0.3
+        strokeWidth = radius * 0.28
+        stemTop = centreY - radius * 0.5
+        stemBottom = centreY + radius * 0.1
+        dotY = centreY + radius * 0.5
     }
 }

@@ -1,0 +1,147 @@
+/// An error image laid out for the box its query asked for, in no output format: the SVG writer
+/// and the PNG engine draw the same lines in the same places.
+///
+/// An image proxy drops non-2xx answers, so a README author would otherwise see a broken
+/// image and no reason. A page sizes the image to the box it expected (`<img width="120"
+/// height="120">`), so a long strip of text shrinks to nothing there: the message is wrapped
+/// to fit the box instead, at the largest size that holds it and never below the legible
+/// ``RingGeometry/minimumFontSize``. A box too small for any text shows a mark, and the
+/// message stays in the `X-Ring-Error` header and the title.
+public struct ErrorScene: Sendable, Equatable {
+    /// The box a query asked for: its `size` and `scale` when those parse, else the defaults.
+    public struct Box: Sendable, Equatable, Hashable {
+        public var size: Int
+        public var scale: Int
+
+        public init(size: Int = 120, scale: Int = 1) {
+            self.size = size
+            self.scale = scale
+        }
+
+        /// `size` and `scale` read from a query that may be invalid in any other way: each one
+        /// that is given once and valid counts, the rest are the defaults.
+        public init(query: String) {
+            self.init()
+            var sizes: [Int] = []
+            var scales: [Int] = []
+            for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
+                let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, parts[1].count <= 4 else { continue }
+                let value = String(decoding: parts[1], as: UTF8.self)
+                if parts[0].elementsEqual("size".utf8) {
+                    sizes.append((try? QueryValue.integer(value, "size", in: RingLimits.size)) ?? 0)
+                } else if parts[0].elementsEqual("scale".utf8) {
+                    scales.append((try? QueryValue.integer(value, "scale", in: RingLimits.scale)) ?? 0)
+                }
+            }
+            if sizes.count == 1, sizes[0] > 0 { size = sizes[0] }
+            if scales.count == 1, scales[0] > 0 { scale = scales[0] }
+        }
+    }
+
+    public struct Line: Sendable, Equatable {
+        public var text: String
+        /// The line's centre.
+        public var x: Double
+        public var baseline: Double
+    }
+
+    /// Image size in SVG px (a PNG multiplies it by its scale).
+    public var width: Double
+    public var height: Double
+    /// The whole message, for the title and `aria-label`.
+    public var title: String
+    public var fontSize: Double
+    /// The message, wrapped; empty when ``showsMark``.
+    public var lines: [Line]
+    /// No text fits: a mark (a disc with `!`) stands for the message.
+    public var showsMark: Bool
+
+    public static let background = RingColor(rgb: 0xFFF1F0)
+    public static let border = RingColor(rgb: 0xCF222E)
+    public static let ink = RingColor(rgb: 0x82071E)
+    /// The border's width and the corners' radius, in px.
+    public static let borderWidth = 1.0
+    public static let cornerRadius = 4.0
+
+    /// How far a line's baseline lies below the previous one's, in font sizes.
+    static let lineHeight = 1.25
+    /// The largest font an error uses, in px: larger reads as a ring's label.
+    static let largestFontSize = 14.0
+
+    public init(message: String, box: Box = Box()) {
+        let text = ErrorImage.text(for: message)
+        let side = Double(box.size)
+        width = side
+        height = side
+        title = text
+        let padding = max(2, side * 0.06)
+        let room = (width: side - 2 * padding, height: side - 2 * padding)
+        let minimum = RingGeometry.minimumFontSize
+        var fontSize = min(Self.largestFontSize, (side / 8).rounded(.down))
+        var wrapped: [String] = []
+        while fontSize >= minimum {
+            wrapped = Self.wrap(text, width: room.width / fontSize)
+            if Double(wrapped.count) * fontSize * Self.lineHeight <= room.height { break }
+            fontSize -= 0.5
+        }
+        if fontSize < minimum {
+            // Not all of it fits even at the smallest size: as many lines as do, the last cut.
+            fontSize = minimum
+            let kept = Int((room.height / (fontSize * Self.lineHeight)).rounded(.down))
+            wrapped = Self.wrap(text, width: room.width / fontSize)
+            if kept < wrapped.count {
+                wrapped.removeLast(wrapped.count - max(kept, 0))
+                if let last = wrapped.popLast() { wrapped.append(Self.cut(last, width: room.width / fontSize)) }
+            }
+        }
+        // Fewer than "ring: …" legible: a mark instead of text.
+        let legible = wrapped.first.map { $0.unicodeScalars.count >= 4 } ?? false
+        showsMark = !legible
+        self.fontSize = showsMark ? 0 : fontSize
+        guard legible else {
+            lines = []
+            return
+        }
+        // The block centred: cap height about 0.72 em above each baseline.
+        let block = Double(wrapped.count - 1) * fontSize * Self.lineHeight + 0.72 * fontSize
+        let top = (side - block) / 2
+        lines = wrapped.enumerated().map { index, line in
+            Line(text: line, x: side / 2, baseline: top + 0.72 * fontSize + Double(index) * fontSize * Self.lineHeight)
+        }
+    }
+
+    /// `text` in lines of at most `width` em: broken at spaces, and inside a word only when
+    /// the word alone is wider than a line.
+    static func wrap(_ text: String, width: Double) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            let candidate = line.isEmpty ? String(word) : line + " " + word
+            if TextWidth.em(candidate) <= width {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = ""
+            for character in word {
+                let longer = line + String(character)
+                if TextWidth.em(longer) > width, !line.isEmpty {
+                    lines.append(line)
+                    line = String(character)
+                } else {
+                    line = longer
+                }
+            }
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// `line` with a trailing `…`, shortened until it fits `width` em.
+    static func cut(_ line: String, width: Double) -> String {
+        var kept = Substring(line)
+        while !kept.isEmpty, TextWidth.em(kept + "…") > width { kept = kept.dropLast() }
+        return kept + "…"
+    }
+}
