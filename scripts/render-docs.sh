@@ -21,18 +21,31 @@ while IFS=$'\t' read -r name query; do
         "$ring" render "$query" > "$target"
     fi
 done < <("$ring" examples)
-# The PNGs the docs show, from the same engine as /ring.png.
+# The error images the docs show: invalid queries, rendered as the server answers them.
 while IFS=$'\t' read -r name query; do
-    target="docs/images/$name.png"
+    target="docs/images/$name.svg"
     if $check; then
-        if ! "$ring" render "$query" --format png | cmp -s - "$target"; then
+        if ! { "$ring" render "$query" --error-image 2>/dev/null || true; } | cmp -s - "$target"; then
             echo "stale: $target (query: $query)" >&2
             stale=1
         fi
     else
-        "$ring" render "$query" -o "$target"
+        "$ring" render "$query" --error-image > "$target" 2>/dev/null || true
     fi
-done < <(printf 'png-default\tp=72&scale=2\n')
+done < <("$ring" examples --errors)
+# The PNGs the docs show, from the same engine as /ring.png: a ring, and an error image (whose
+# render exits 1, as a bad query should).
+while IFS=$'\t' read -r name query; do
+    target="docs/images/$name.png"
+    if $check; then
+        if ! { "$ring" render "$query" --format png --error-image 2>/dev/null || true; } | cmp -s - "$target"; then
+            echo "stale: $target (query: $query)" >&2
+            stale=1
+        fi
+    else
+        "$ring" render "$query" -o "$target" --error-image 2>/dev/null || [ "$name" = png-error ]
+    fi
+done < <(printf 'png-default\tp=72&scale=2\npng-error\tp=1&width=500&scale=2\n')
 # Each `<!-- parameters:GROUP -->` … `<!-- /parameters -->` block is replaced by ring's own.
 tables=$(mktemp)
 "$ring" parameters > "$tables"

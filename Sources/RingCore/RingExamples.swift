@@ -48,6 +48,8 @@ public enum RingExamples {
         ("shadow", "p=72&shadow"),
         ("title", "p=72&title=Build+coverage"),
         ("rings", "p=72,45,90&color=ff2d55,a2ff00,00e5ff"),
+        ("rings-palette", "p=72,45,90,30&size=160&width=12&gap=3"),
+        ("label-below-one", "p=0.2"),
         (
             "rings-activity",
             "p=420,24,10&max=500,30,12&color=fa114f,a6ff00,00d8fe&track=fa114f40,a6ff0040,00d8fe40&bg=000000"
@@ -64,5 +66,13 @@ public enum RingExamples {
                 + "&track=e2e8f0&fill=f8fafc&outline=94a3b8&label={p}+ok&labelColor=0f172a&decimals=1&theme=light&anim=2&shadow=1"
                 + "&title=Everything"
         ),
+    ]
+
+    /// Invalid queries and the error images they get, laid out for the box each asks for: the
+    /// golden tests and the docs show them too. (file-name-safe name, query)
+    public static let errors: [(name: String, query: String)] = [
+        ("error", "p=1&size=100000"),
+        ("error-small", "p=1&width=500&size=64"),
+        ("error-tiny", "p=abc&size=16"),
     ]
 }

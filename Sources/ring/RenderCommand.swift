@@ -12,13 +12,13 @@ import RingRaster
 /// `/ring.png?QUERY`.
 enum RenderCommand {
     static let usage = """
-        USAGE: ring render QUERY [--format svg|png] [-o FILE]
+        USAGE: ring render QUERY [--format svg|png] [-o FILE] [--error-image]
 
         Writes the ring for QUERY (the part of the URL after `?`, a leading `?` is allowed),
         byte-identical to what `ring serve` answers for /ring.svg or /ring.png, on stdout or
         to FILE. The format is svg unless --format says otherwise or FILE ends in .png; PNG is
         never written to a terminal. On a bad query prints the error on stderr, writes
-        nothing, and exits 1.
+        nothing (with --error-image, the error image the server would answer), and exits 1.
 
         EXAMPLES: ring render 'p=72&slice=0.45' > ring.svg
                   ring render 'p=72&scale=2' -o ring.png
@@ -47,6 +47,7 @@ enum RenderCommand {
         var queries: [String] = []
         var format: Format?
         var output: String?
+        var errorImage = false
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -64,6 +65,8 @@ enum RenderCommand {
                     }
                     format = value
                 }
+            case "--error-image":
+                errorImage = true
             default:
                 queries.append(argument)
             }
@@ -85,7 +88,8 @@ enum RenderCommand {
         var query = Substring(queries[0])
         if query.first == "?" { query = query.dropFirst() }
         var stderr = StandardError()
-        let bytes: [UInt8]
+        var bytes: [UInt8]
+        var status: Int32 = 0
         do {
             let spec = try RingSpec(query: String(query))
             switch chosen {
@@ -95,16 +99,21 @@ enum RenderCommand {
                 let scene = RingScene(spec: spec)
                 if let refusal = RasterLimits().refusal(scene, scale: spec.scale) {
                     print("ring: \(refusal)", to: &stderr)
-                    return 1
+                    guard errorImage else { return 1 }
+                    bytes = errorBytes(refusal, chosen, query: String(query))
+                    status = 1
+                } else {
+                    bytes = RingRasterizer.png(scene, scale: spec.scale)
                 }
-                bytes = RingRasterizer.png(scene, scale: spec.scale)
             }
         } catch {
             print("ring: \(error)", to: &stderr)
-            return 1
+            guard errorImage else { return 1 }
+            bytes = errorBytes(error.description, chosen, query: String(query))
+            status = 1
         }
         guard let output else {
-            return FileDescriptor.writeAll(bytes, to: STDOUT_FILENO) ? 0 : 1
+            return FileDescriptor.writeAll(bytes, to: STDOUT_FILENO) ? status : 1
         }
         let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -116,6 +125,19 @@ enum RenderCommand {
             print("ring: cannot write \(output): \(String(cString: strerror(errno)))", to: &stderr)
             return 1
         }
-        return 0
+        return status
+    }
+
+    /// The error image the server answers for `message` in `format`, laid out for the box
+    /// `query` asks for.
+    private static func errorBytes(_ message: String, _ format: Format, query: String) -> [UInt8] {
+        var box = ErrorScene.Box(query: query)
+        switch format {
+        case .svg:
+            box.scale = 1
+            return ErrorImage.render(message: message, box: box)
+        case .png:
+            return ErrorImage.png(message: message, box: box)
+        }
     }
 }

@@ -16,8 +16,10 @@ case "serve":
 case "render":
     status = RenderCommand.run(Array(arguments.dropFirst()))
 case "examples":
-    // The catalogue the docs and golden tests use: one "name<TAB>query" line each.
-    for example in RingExamples.all { print("\(example.name)\t\(example.query)") }
+    // The catalogue the docs and golden tests use: one "name<TAB>query" line each; with
+    // --errors, the invalid queries whose error images the docs show.
+    let errors = arguments.dropFirst().first == "--errors"
+    for example in errors ? RingExamples.errors : RingExamples.all { print("\(example.name)\t\(example.query)") }
     status = 0
 case "parameters":
     status = ParametersCommand.run(Array(arguments.dropFirst()))

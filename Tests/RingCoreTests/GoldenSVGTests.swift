@@ -34,11 +34,33 @@ import Testing
         }
     }
 
+    /// The error images the docs show, laid out for the box each query asks for.
+    @Test(arguments: RingExamples.errors.map(\.name))
+    func errorImageMatchesRecordedSVG(name: String) throws {
+        let query = try #require(RingExamples.errors.first { $0.name == name }?.query)
+        var message = ""
+        do {
+            _ = try RingSpec(query: query)
+            Issue.record("\(query) is a valid ring, not an error example")
+        } catch {
+            message = error.description
+        }
+        var box = ErrorScene.Box(query: query)
+        box.scale = 1
+        let svg = ErrorImage.render(message: message, box: box)
+        let file = Self.directory.appendingPathComponent("\(name).svg")
+        if Self.recording {
+            try Data(svg).write(to: file)
+            return
+        }
+        #expect(FileManager.default.contents(atPath: file.path).map(Array.init) == svg, "\(name)")
+    }
+
     @Test func everySnapshotBelongsToTheCatalogue() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
             $0.hasSuffix(".svg")
         }
-        let names = Set(RingExamples.all.map { "\($0.name).svg" })
+        let names = Set((RingExamples.all + RingExamples.errors).map { "\($0.name).svg" })
         #expect(Set(files) == names)
     }
 
