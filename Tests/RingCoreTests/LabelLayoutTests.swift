@@ -64,6 +64,12 @@ import Testing
         #expect(almost.fontSize == full.fontSize)
     }
 
+    /// Sizing for the widest text costs no ring the label it had: a 32 px ring still reads.
+    @Test func aSmallRingKeepsItsLabel() throws {
+        let label = try #require(try scene("p=72&size=32").label)
+        #expect(label.text == "72%" && label.fontSize >= RingGeometry.minimumFontSize)
+    }
+
     /// Neighbouring values never change the label's size by more than 10 %, at any size,
     /// precision, shape or caption.
     @Test func neighbouringValuesKeepTheLabelsSize() throws {

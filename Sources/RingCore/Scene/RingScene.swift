@@ -418,23 +418,24 @@ extension RingScene {
 
     /// The percentage as the label shows it, e.g. `72%` or `72.50%` with `decimals=2`.
     ///
-    /// It never claims more or less than the ring shows: an open ring (below 100 %) whose value
-    /// rounds to 100 reads `>99%` (`>99.9%`), and a ring with a mark (above 0 %) whose value
-    /// rounds to 0 reads `<1%` (`<0.1%`). Rounding up to `1%` would overstate 0.001 % a thousand
-    /// times.
+    /// It never claims more or less than the ring shows: a ring with a mark (above 0 %) whose
+    /// value rounds to 0 at its precision reads `<1%` (`<0.1%`), since rounding up to `1%` would
+    /// overstate 0.001 % a thousand times; an open ring (below 100 %) whose value rounds to 100
+    /// reads the largest value under 100 (`99%`, `99.9%`), which is off by less than one unit
+    /// and, unlike `>99%`, no wider than `100%`, so labels keep their size.
     public static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
-        let shown = spec.ring(index).percentage
+        var shown = spec.ring(index).percentage
         let scale = [1.0, 10, 100, 1000][spec.decimals]
         if shown > 0, shown < 100 {
             let units = (shown * scale).rounded(.toNearestOrAwayFromZero)
-            if units >= 100 * scale { return bound(">", (100 * scale - 1) / scale, decimals: spec.decimals) }
-            if units <= 0 { return bound("<", 1 / scale, decimals: spec.decimals) }
+            if units >= 100 * scale { shown = (100 * scale - 1) / scale }
+            if units <= 0 { return text("<", 1 / scale, decimals: spec.decimals) }
         }
-        return bound(nil, shown, decimals: spec.decimals)
+        return text(nil, shown, decimals: spec.decimals)
     }
 
     /// `72%`, or with a sign before it, `<1%`.
-    private static func bound(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int) -> String {
+    private static func text(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
             var writer = ByteWriter(scratch: scratch)
             if let sign { writer.append(byte: UInt8(sign.value)) }
@@ -444,15 +445,12 @@ extension RingScene {
         }
     }
 
-    /// The widest percentage a value within its range can read at `decimals`: `100%` or `>99%`,
-    /// whichever is wider in the label's font. Labels are sized for it, so neighbouring values
-    /// never change the label's size (a value beyond the range may read wider, and is sized for
-    /// its own text).
+    /// The widest percentage a value within its range reads at `decimals`: `100%` (`<1%` and
+    /// `99%` are narrower in the label's font). Labels are sized for it, so neighbouring values
+    /// never change the label's size; a value beyond the range that needs more digits is sized
+    /// for its own text.
     static func widestPercentageText(decimals: Int) -> String {
-        let scale = [1.0, 10, 100, 1000][decimals]
-        let full = bound(nil, 100, decimals: decimals)
-        let under = bound(">", (100 * scale - 1) / scale, decimals: decimals)
-        return TextWidth.em(under) > TextWidth.em(full) ? under : full
+        text(nil, 100, decimals: decimals)
     }
 
     /// The point at `degrees` clockwise from 12 o'clock, `radius` from the centre.
