@@ -110,6 +110,18 @@ import Testing
         #expect(outcome.stderr == "ring: size: \"100000\" is out of range 16…1024\n")
     }
 
+    /// With --error-image, a bad query writes the image the server would answer, laid out for
+    /// the query's box, and still exits 1.
+    @Test func renderWritesTheErrorImageWhenAsked() throws {
+        let message = "width: \"500\" is out of range > 0 and ≤ 21.333 (size/3)"
+        let svg = try Self.run(["render", "p=1&width=500&size=64&scale=2", "--error-image"])
+        #expect(svg.status == 1)
+        #expect(svg.stdout == ErrorImage.render(message: message, box: ErrorScene.Box(size: 64)))
+        let png = try Self.run(["render", "p=1&width=500&size=64&scale=2", "--error-image", "--format", "png"])
+        #expect(png.status == 1)
+        #expect(png.stdout == ErrorImage.png(message: message, box: ErrorScene.Box(size: 64, scale: 2)))
+    }
+
     @Test(arguments: [
         ["--help"], ["--version"], ["render", "--help"], ["serve", "--help"], ["healthcheck", "--help"],
     ])
