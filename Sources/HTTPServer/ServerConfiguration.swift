@@ -35,6 +35,15 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var deadlineCheckInterval: Double = 0.25
     /// On shutdown, how long in-flight responses may take before connections are cut, seconds.
     public var drainTimeout: Double = 10
+    /// After a connection's last response, how long the server keeps reading (and discarding)
+    /// what the client still sends before it closes, seconds: closing with unread bytes would
+    /// reset the connection and could destroy the response in flight (RFC 9112 §9.6).
+    public var lingerTimeout: Double = 2
+    /// How long a loop stops accepting when the process is out of descriptors or memory,
+    /// seconds, instead of spinning on a listener that stays readable.
+    public var acceptBackoff: Double = 0.1
+    /// Bytes each loop reads from a socket at a time, into one buffer it reuses.
+    public var readBufferBytes: Int = 64 * 1024
     /// After waking with more than this many ready events, a loop yields its core once
     /// (`sched_yield`) before polling again, so other threads on the host (clients, a proxy in
     /// front) are not kept waiting for a scheduler slice; 0 never yields.

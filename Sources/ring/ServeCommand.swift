@@ -130,6 +130,12 @@ enum ServeCommand {
         .seconds("--write-timeout", "deadline for a client to read a response", \.writeTimeout),
         .seconds("--deadline-check", "how often the deadlines above are checked", \.deadlineCheckInterval),
         .seconds("--drain-timeout", "on SIGTERM, time to finish in-flight responses", \.drainTimeout, allowZero: true),
+        .seconds(
+            "--linger", "after the last response, time to read what the client still sends", \.lingerTimeout,
+            allowZero: true),
+        .seconds("--accept-backoff", "pause in accepting when out of descriptors", \.acceptBackoff),
+        .server(
+            "--read-buffer", "BYTES", "bytes read from a socket at a time", \.readBufferBytes, in: 1024...16_777_216),
         .server(
             "--max-request-line", "BYTES", "longest request line, else 414", \.maxRequestLineBytes, in: 64...1_048_576),
         .server("--max-header-bytes", "BYTES", "largest header block, else 431", \.maxHeaderBytes, in: 256...1_048_576),

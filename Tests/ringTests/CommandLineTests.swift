@@ -171,6 +171,7 @@ import Testing
             "--host", "--port", "--cache-mb", "--max-age", "--access-log", "--threads", "--max-connections",
             "--header-timeout", "--idle-timeout", "--write-timeout", "--drain-timeout", "--max-request-line",
             "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age", "--yield-after",
+            "--linger", "--accept-backoff", "--read-buffer",
         ] {
             #expect(help.contains(flag), "\(flag) missing")
         }

@@ -56,8 +56,6 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     private var drainDeadline = Double.infinity
     private var acceptPausedUntil: Double?
 
-    private static let lingerTimeout = 2.0
-
     init(
         index: Int, listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder,
         statistics: ServerStatistics
@@ -76,7 +74,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         }
         self.poller = poller
         mailbox = ReplyMailbox(wake: { poller.wake() })
-        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
+        readBuffer = .allocate(byteCount: configuration.readBufferBytes, alignment: 16)
         self.listener = listener
         listenerDescriptor = listener
         guard poller.add(listener, .readable) else { throw SocketError("poller add") }
@@ -171,7 +169,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
                     // Out of descriptors or memory: stop accepting for a moment instead of
                     // spinning on a listener that stays readable (SwiftNIO's AcceptBackoffHandler).
                     poller.remove(listener)
-                    acceptPausedUntil = now + 0.1
+                    acceptPausedUntil = now + configuration.acceptBackoff
                     return
                 default: return  // EAGAIN: no more pending connections
                 }
@@ -418,11 +416,11 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     private func sweep(now: Double) {
         if let until = acceptPausedUntil, now >= until, let listener {
             // Still out of memory for the poller's entry: try again at the next sweep.
-            acceptPausedUntil = poller.add(listener, .readable) ? nil : now + 0.1
+            acceptPausedUntil = poller.add(listener, .readable) ? nil : now + configuration.acceptBackoff
         }
         let limits = ConnectionState.Deadlines(
             header: configuration.headerTimeout, idle: draining ? 0 : configuration.idleTimeout,
-            write: configuration.writeTimeout, linger: Self.lingerTimeout)
+            write: configuration.writeTimeout, linger: configuration.lingerTimeout)
         for connection in Array(connections.values) {
             let (deadline, isTimeout) = connection.state.deadline(
                 writeBlockedSince: connection.writeBlockedSince, requestStartedAt: connection.requestStartedAt,

@@ -26,8 +26,6 @@ public struct RingGeometry: Sendable, Equatable {
         public var barSegments: [Arc] = []
         /// True when the bar is the closed full circle.
         public var barIsClosed: Bool
-        /// The smallest gap an open ring keeps between the bar's visible ends, in degrees.
-        public var minimumGap: Double
     }
 
     public var width: Double
@@ -187,7 +185,7 @@ public struct RingGeometry: Sendable, Equatable {
         let degreesPerPixel = 180 / (Double.pi * radius)
         let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
         let minimumGap = max(1.5, barWidth * 0.15) * degreesPerPixel
-        var ring = Ring(radius: radius, bar: nil, barIsClosed: fraction >= 1 && fullCircle, minimumGap: minimumGap)
+        var ring = Ring(radius: radius, bar: nil, barIsClosed: fraction >= 1 && fullCircle)
         if fraction <= 0 {
             ring.bar = nil  // no dot at 0
         } else if ring.barIsClosed {
