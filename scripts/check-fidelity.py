@@ -25,16 +25,15 @@ import sys
 import tempfile
 import urllib.request
 
-import cairosvg  # noqa: F401  (a missing renderer fails here, loudly)
 import numpy as np
 from PIL import Image
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+import svg_renderers
+
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-for tool in ("rsvg-convert", "resvg", "chromium", "chromedriver", "fc-list"):
-    if shutil.which(tool) is None:
-        sys.exit(f"check-fidelity: {tool} is not installed")
+svg_renderers.require_tools("check-fidelity", "chromium", "chromedriver", "fc-list")
 fonts = subprocess.run(["fc-list"], capture_output=True, text=True, check=True).stdout
 if "Noto Color Emoji" not in fonts:
     sys.exit("check-fidelity: fonts-noto-color-emoji is not installed")
@@ -42,7 +41,7 @@ if "Noto Color Emoji" not in fonts:
 work = tempfile.mkdtemp()
 failures = []
 passed = 0
-RENDERERS = ("rsvg", "resvg", "cairosvg", "ours")
+RENDERERS = svg_renderers.RENDERERS + ("ours",)
 
 
 def check(description, condition):
@@ -63,14 +62,7 @@ def rasterize_svg(svg, renderer, name):
     path = os.path.join(work, name + ".svg")
     with open(path, "wb") as handle:
         handle.write(svg)
-    png = path + f".{renderer}.png"
-    if renderer == "rsvg":
-        subprocess.run(["rsvg-convert", path, "-o", png], check=True, capture_output=True)
-    elif renderer == "resvg":
-        subprocess.run(["resvg", path, png], check=True, capture_output=True)
-    else:
-        cairosvg.svg2png(url=path, write_to=png)
-    return np.asarray(Image.open(png).convert("RGBA")).astype(float)
+    return svg_renderers.rasterize(path, renderer).astype(float)
 
 
 def draw(query, renderer, name):

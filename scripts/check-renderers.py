@@ -16,19 +16,17 @@ Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), cairosvg (PyPI
 import math
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
-import cairosvg  # noqa: F401  (a missing renderer fails here, loudly)
 import numpy as np
 from PIL import Image
 
+from svg_renderers import RENDERERS, rasterize, require_tools
+
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-for tool in ("rsvg-convert", "resvg", "xmllint"):
-    if shutil.which(tool) is None:
-        sys.exit(f"check-renderers: {tool} is not installed")
+require_tools("check-renderers", "xmllint")
 
 work = tempfile.mkdtemp()
 failures = []
@@ -37,20 +35,6 @@ failures = []
 def render(query):
     result = subprocess.run([ring, "render", query], capture_output=True, check=True)
     return result.stdout
-
-
-RENDERERS = ("rsvg", "resvg", "cairosvg")
-
-
-def rasterize(svg_path, renderer):
-    png = svg_path + f".{renderer}.png"
-    if renderer == "rsvg":
-        subprocess.run(["rsvg-convert", svg_path, "-o", png], check=True, capture_output=True)
-    elif renderer == "resvg":
-        subprocess.run(["resvg", svg_path, png], check=True, capture_output=True)
-    else:
-        cairosvg.svg2png(url=svg_path, write_to=png)
-    return np.asarray(Image.open(png).convert("RGBA")).astype(int)
 
 
 def draw(query, renderer, name):

@@ -12,8 +12,8 @@ import Foundation
 ///
 /// ```swift
 /// let server = Server(configuration: configuration, responder: MyResponder())
+/// server.shutdownOnSignals()  // first: libdispatch opens its signal descriptor lazily
 /// let port = try server.start()
-/// server.shutdownOnSignals()
 /// server.wait()
 /// ```
 public final class Server: Sendable {

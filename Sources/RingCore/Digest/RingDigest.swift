@@ -1,8 +1,8 @@
 /// The identity of a ring: the first 128 bits of the SHA-256 of its canonical key.
 ///
-/// Two specs with the same digest are the same ring. A 64-bit FNV-1a hash used to play this
-/// part, and colliding pairs took a minute to find; finding two canonical keys with the same
-/// 128-bit SHA-256 prefix takes about 2⁶⁴ work, out of reach. The response cache compares
+/// Two specs with the same digest are the same ring. 128 bits, because colliding pairs of a
+/// 64-bit hash can be found in a minute, while two canonical keys with the same 128-bit
+/// SHA-256 prefix take about 2⁶⁴ work, out of reach. The response cache compares
 /// digests to decide identity, and the ETag and the SVG's element ids are written from it, so
 /// two different rings never share a cache entry, an ETag or an id.
 public struct RingDigest: Sendable, Hashable, CustomStringConvertible {

@@ -24,19 +24,8 @@ public enum ErrorImage {
     public static func render(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
         let scene = ErrorScene(message: message, box: box)
         var w = ByteWriter(capacity: 768 + scene.title.utf8.count * 4)
-        w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        w.append(number: scene.width)
-        w.append("\" height=\"")
-        w.append(number: scene.height)
-        w.append("\" viewBox=\"0 0 ")
-        w.append(number: scene.width)
-        w.append(byte: UInt8(ascii: " "))
-        w.append(number: scene.height)
-        w.append("\" role=\"img\" aria-label=\"")
-        w.append(escaping: scene.title)
-        w.append("\"><title>")
-        w.append(escaping: scene.title)
-        w.append("</title><rect x=\"0.5\" y=\"0.5\" width=\"")
+        SVGWriter.openDocument(width: scene.width, height: scene.height, title: scene.title, into: &w)
+        w.append("<rect x=\"0.5\" y=\"0.5\" width=\"")
         w.append(number: scene.width - ErrorScene.borderWidth)
         w.append("\" height=\"")
         w.append(number: scene.height - ErrorScene.borderWidth)
@@ -49,15 +38,8 @@ public enum ErrorImage {
         w.append("\"/>")
         if scene.showsMark {
             let mark = ErrorMark(scene)
-            w.append("<circle cx=\"")
-            w.append(number: mark.centreX)
-            w.append("\" cy=\"")
-            w.append(number: mark.centreY)
-            w.append("\" r=\"")
-            w.append(number: mark.radius)
-            w.append("\" fill=\"")
-            w.append(rgb: ErrorScene.border)
-            w.append("\"/><path d=\"M")
+            disc(x: mark.centreX, y: mark.centreY, radius: mark.radius, fill: ErrorScene.border, into: &w)
+            w.append("<path d=\"M")
             w.append(number: mark.centreX)
             w.append(byte: UInt8(ascii: " "))
             w.append(number: mark.stemTop)
@@ -65,13 +47,8 @@ public enum ErrorImage {
             w.append(number: mark.stemBottom)
             w.append("\" stroke=\"#fff\" stroke-width=\"")
             w.append(number: mark.strokeWidth)
-            w.append("\" stroke-linecap=\"round\"/><circle cx=\"")
-            w.append(number: mark.centreX)
-            w.append("\" cy=\"")
-            w.append(number: mark.dotY)
-            w.append("\" r=\"")
-            w.append(number: mark.strokeWidth / 2)
-            w.append("\" fill=\"#fff\"/>")
+            w.append("\" stroke-linecap=\"round\"/>")
+            disc(x: mark.centreX, y: mark.dotY, radius: mark.strokeWidth / 2, fill: RingColor(rgb: 0xFFFFFF), into: &w)
         }
         for line in scene.lines {
             w.append("<text x=\"")
@@ -90,6 +67,18 @@ public enum ErrorImage {
         }
         w.append("</svg>")
         return w.bytes
+    }
+
+    private static func disc(x: Double, y: Double, radius: Double, fill: RingColor, into w: inout ByteWriter) {
+        w.append("<circle cx=\"")
+        w.append(number: x)
+        w.append("\" cy=\"")
+        w.append(number: y)
+        w.append("\" r=\"")
+        w.append(number: radius)
+        w.append("\" fill=\"")
+        w.append(rgb: fill)
+        w.append("\"/>")
     }
 }
 

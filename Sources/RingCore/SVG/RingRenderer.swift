@@ -1,17 +1,7 @@
 /// Spec in, SVG bytes out: ``RingScene`` resolves the spec, ``SVGWriter`` serialises the scene.
 public enum RingRenderer {
-    /// Bumped whenever the same spec would render different bytes; part of the server's ETag.
-    /// 2: element ids from the 128-bit digest instead of a 64-bit FNV-1a hash; the bar's
-    /// visible extent, caps included, follows the value; the smallest mark is a disc; the
-    /// label never reads 100 % on an open ring or 0 % beside a mark; CJK and emoji fonts.
-    /// 3: a gradient bar's pieces are cut to the bar's exact shape by a mask, so its edges are
-    /// anti-aliased once (as the PNG engine draws them).
-    /// 4: the PNG engine keeps 31 steps of edge coverage and writes rings of at most 256
-    /// colours with a palette (SVG bytes are unchanged; the version names both formats).
-    /// 5: the fidelity fixes (docs/parameters.md): a caption's dark rule of its own, arcs of
-    /// at most 90° with the digits their centre needs, no emoji families in the font stack,
-    /// whole numbers, a palette for concentric rings, round gradient caps that blend, and
-    /// error images laid out for their box.
+    /// Bumped whenever the same spec would render different bytes, in SVG or PNG; part of the
+    /// server's ETag. What each version changed is listed in docs/architecture.md.
     public static let version = 5
 
     /// When ``version`` began, in seconds since 1970 (2026-12-02T01:00:00Z): every ring's

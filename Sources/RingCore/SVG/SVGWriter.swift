@@ -45,19 +45,7 @@ struct SVGWriter: ~Copyable {
     }
 
     func write(into w: inout ByteWriter) {
-        w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        w.append(number: scene.width)
-        w.append("\" height=\"")
-        w.append(number: scene.height)
-        w.append("\" viewBox=\"0 0 ")
-        w.append(number: scene.width)
-        w.append(byte: UInt8(ascii: " "))
-        w.append(number: scene.height)
-        w.append("\" role=\"img\" aria-label=\"")
-        w.append(escaping: scene.title)
-        w.append("\"><title>")
-        w.append(escaping: scene.title)
-        w.append("</title>")
+        Self.openDocument(width: scene.width, height: scene.height, title: scene.title, into: &w)
         writeStyle(into: &w)
         writeDefinitions(into: &w)
         if let background = scene.background {
@@ -80,6 +68,24 @@ struct SVGWriter: ~Copyable {
         if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
         if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
         w.append("</svg>")
+    }
+
+    /// `<svg …>` of `width` × `height` px, an image whose accessible name is `title`, and its
+    /// `<title>`: how every SVG the service writes begins, rings and error images alike.
+    static func openDocument(width: Double, height: Double, title: String, into w: inout ByteWriter) {
+        w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+        w.append(number: width)
+        w.append("\" height=\"")
+        w.append(number: height)
+        w.append("\" viewBox=\"0 0 ")
+        w.append(number: width)
+        w.append(byte: UInt8(ascii: " "))
+        w.append(number: height)
+        w.append("\" role=\"img\" aria-label=\"")
+        w.append(escaping: title)
+        w.append("\"><title>")
+        w.append(escaping: title)
+        w.append("</title>")
     }
 
     // MARK: Style and definitions
