@@ -51,15 +51,8 @@ public enum ErrorImage {
             disc(x: mark.centreX, y: mark.dotY, radius: mark.strokeWidth / 2, fill: RingColor(rgb: 0xFFFFFF), into: &w)
         }
         for line in scene.lines {
-            w.append("<text x=\"")
-            w.append(number: line.x)
-            w.append("\" y=\"")
-            w.append(number: line.baseline)
-            w.append("\" text-anchor=\"middle\" font-family=\"")
-            w.append(SVGWriter.fontFamily)
-            w.append("\" font-size=\"")
-            w.append(number: scene.fontSize)
-            w.append("\" font-weight=\"700\" fill=\"")
+            SVGWriter.openText(x: line.x, baseline: line.baseline, fontSize: scene.fontSize, into: &w)
+            w.append(" fill=\"")
             w.append(rgb: ErrorScene.ink)
             w.append("\">")
             w.append(escaping: line.text)

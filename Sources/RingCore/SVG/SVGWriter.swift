@@ -554,15 +554,7 @@ struct SVGWriter: ~Copyable {
     /// dark-scheme class `darkClass` when it switches with the reader's scheme.
     private func writeText(_ text: RingScene.Label, darkClass: StaticString?, into w: inout ByteWriter) {
         guard text.fontSize > 0 else { return }
-        w.append("<text x=\"")
-        w.append(number: text.x)
-        w.append("\" y=\"")
-        w.append(number: text.baseline)
-        w.append("\" text-anchor=\"middle\" font-family=\"")
-        w.append(Self.fontFamily)
-        w.append("\" font-size=\"")
-        w.append(number: text.fontSize)
-        w.append("\" font-weight=\"700\"")
+        Self.openText(x: text.x, baseline: text.baseline, fontSize: text.fontSize, into: &w)
         if let darkClass {
             w.append(" class=\"")
             className(darkClass, into: &w, selector: false)
@@ -572,6 +564,19 @@ struct SVGWriter: ~Copyable {
         w.append(byte: UInt8(ascii: ">"))
         w.append(escaping: text.text)
         w.append("</text>")
+    }
+
+    /// `<text …` centred on `x`, bold, in the label's fonts, left open for its paint.
+    static func openText(x: Double, baseline: Double, fontSize: Double, into w: inout ByteWriter) {
+        w.append("<text x=\"")
+        w.append(number: x)
+        w.append("\" y=\"")
+        w.append(number: baseline)
+        w.append("\" text-anchor=\"middle\" font-family=\"")
+        w.append(fontFamily)
+        w.append("\" font-size=\"")
+        w.append(number: fontSize)
+        w.append("\" font-weight=\"700\"")
     }
 
     /// The label's fonts: sans-serif faces for Latin, then CJK sans faces (resvg otherwise falls
