@@ -18,6 +18,15 @@ import RingCore
 /// let png = RingRasterizer.png(scene, scale: 2)  // 240 × 240 pixels
 /// ```
 public enum RingRasterizer {
+    /// Bumped whenever the same scene would rasterise to different PNG bytes; part of a PNG's
+    /// ETag, apart from the SVG's ``RingRenderer/version``. It began at 5, where the two
+    /// versions parted, so no PNG tag of before means a different image now.
+    public static let version = 5
+
+    /// When ``version`` began, in seconds since 1970 (2026-12-02T01:00:00Z): every PNG's
+    /// `Last-Modified`. Moves forward with every version bump.
+    public static let versionDate = 1_796_173_200
+
     /// The image size in pixels: the SVG's `width` × `height`, times `scale`, at least 1 and at
     /// most ``largestSide`` (a scene is a public value: its numbers need not come from a spec).
     public static func pixelSize(of scene: RingScene, scale: Int) -> (width: Int, height: Int) {

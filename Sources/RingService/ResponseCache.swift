@@ -31,11 +31,14 @@ public final class ResponseCache: Sendable {
         public let notModified: HTTPResponse
         /// The entity tag, quotes included.
         public let etag: String
+        /// `Last-Modified`, in seconds since 1970: the date of its format's renderer version.
+        public let lastModified: Int
 
-        public init(ok: HTTPResponse, notModified: HTTPResponse, etag: String) {
+        public init(ok: HTTPResponse, notModified: HTTPResponse, etag: String, lastModified: Int) {
             self.ok = ok
             self.notModified = notModified
             self.etag = etag
+            self.lastModified = lastModified
         }
 
         /// What this entry costs the process: its own arrays plus an allowance for array

@@ -336,14 +336,14 @@ public final class RingService: HTTPResponder {
         let own = extra.isEmpty ? HTTPHeaderBlock(name: "ETag", value: etag) : HTTPHeaderBlock([("ETag", etag)] + extra)
         let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
         let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
-        return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag)
+        return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag, lastModified: shared.lastModified)
     }
 
     /// The 200, the 304 or a 412, as the request's preconditions decide. An image's
-    /// `Last-Modified` is the renderer version's date.
+    /// `Last-Modified` is its format's renderer version's date.
     private static func select(_ entry: ResponseCache.Entry, for request: HTTPRequest) -> HTTPResponse {
         guard request.hasPreconditions else { return entry.ok }
-        switch Preconditions.evaluate(request, etag: entry.etag, lastModified: RingRenderer.versionDate) {
+        switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {
         case .proceed: return entry.ok
         case .notModified: return entry.notModified
         case .failed: return preconditionFailed
@@ -363,14 +363,15 @@ public final class RingService: HTTPResponder {
     private static let preconditionFailed = HTTPResponse.text(
         .preconditionFailed, "precondition failed\n", headers: commonHeaders)
 
-    /// A strong ETag: `r` for a ring or `e` for an error image, the renderer version, the
-    /// format (with a PNG's scale past 1, as `png@2x`) and the 128-bit digest, so a new
-    /// renderer invalidates every copy downstream and two different images never share a tag.
+    /// A strong ETag: `r` for a ring or `e` for an error image, the format's renderer version,
+    /// the format (with a PNG's scale past 1, as `png@2x`) and the 128-bit digest, so a new
+    /// renderer invalidates every copy of its format downstream and two different images never
+    /// share a tag.
     private static func etag(_ kind: StaticString, _ format: ImageFormat, scale: Int, _ digest: RingDigest) -> String {
         var writer = ByteWriter(capacity: 64)
         writer.append("\"")
         writer.append(kind)
-        writer.append(integer: RingRenderer.version)
+        writer.append(integer: format.rendererVersion)
         writer.append("-")
         writer.append(format.tag)
         if format == .png, scale > 1 {
@@ -404,12 +405,14 @@ public final class RingService: HTTPResponder {
     fileprivate struct ImageHeaders: Sendable {
         var ok: HTTPHeaderBlock
         var notModified: HTTPHeaderBlock
+        var lastModified: Int
 
         init(format: ImageFormat, cacheControl: String) {
             let cache = [("Cache-Control", cacheControl)]
+            lastModified = format.versionDate
             ok = HTTPHeaderBlock(
                 [("Content-Type", format.contentType)] + cache
-                    + [("Last-Modified", HTTPDate.format(RingRenderer.versionDate))] + RingService.imageHeaders)
+                    + [("Last-Modified", HTTPDate.format(format.versionDate))] + RingService.imageHeaders)
             notModified = HTTPHeaderBlock(cache + RingService.imageHeaders)
         }
     }
@@ -439,6 +442,23 @@ enum ImageFormat: UInt8, CaseIterable {
         switch self {
         case .svg: "image/svg+xml; charset=utf-8"
         case .png: "image/png"
+        }
+    }
+
+    /// The version of the renderer that writes this format: each moves on its own, so a
+    /// change to the PNG engine moves only PNG ETags.
+    var rendererVersion: Int {
+        switch self {
+        case .svg: RingRenderer.version
+        case .png: RingRasterizer.version
+        }
+    }
+
+    /// When ``rendererVersion`` began: every image's `Last-Modified` in this format.
+    var versionDate: Int {
+        switch self {
+        case .svg: RingRenderer.versionDate
+        case .png: RingRasterizer.versionDate
         }
     }
 

@@ -1,5 +1,6 @@
 import HTTPServer
 import RingCore
+import RingRaster
 
 #if canImport(Glibc)
     import Glibc
@@ -9,7 +10,7 @@ import RingCore
 
 /// Help texts and the usage-error exit.
 enum Usage {
-    static let version = "0.1.0 (renderer \(RingRenderer.version))"
+    static let version = "0.1.0 (SVG renderer \(RingRenderer.version), PNG renderer \(RingRasterizer.version))"
 
     static let main = """
         ring — progress rings as SVG images, served by URL.

@@ -24,8 +24,8 @@ import Testing
         #expect(Array(response.body.prefix(8)) == Self.signature)
         let spec = try RingSpec(query: "p=72&slice=0.45")
         #expect(response.body == RingRasterizer.png(RingScene(spec: spec), scale: 1))
-        #expect(response.header("ETag") == "\"r\(RingRenderer.version)-png-\(spec.digest)\"")
-        #expect(response.header("Last-Modified") == HTTPDate.format(RingRenderer.versionDate))
+        #expect(response.header("ETag") == "\"r\(RingRasterizer.version)-png-\(spec.digest)\"")
+        #expect(response.header("Last-Modified") == HTTPDate.format(RingRasterizer.versionDate))
         #expect(response.header("X-Ring-Error") == nil)
     }
 
@@ -38,7 +38,7 @@ import Testing
         #expect(size(two.body) == (240, 240))
         #expect(size(try harness.get("/ring.png?p=64&half&scale=3").body) == (360, 201))
         let digest = try RingSpec(query: "p=72").digest
-        #expect(two.header("ETag") == "\"r\(RingRenderer.version)-png@2x-\(digest)\"")
+        #expect(two.header("ETag") == "\"r\(RingRasterizer.version)-png@2x-\(digest)\"")
         let tags = [one, two].compactMap { $0.header("ETag") }
         let svg = try harness.get("/ring.svg?p=72")
         let scaledSVG = try harness.get("/ring.svg?p=72&scale=4")
@@ -66,7 +66,7 @@ import Testing
         #expect(response.header("Content-Type") == "image/png")
         #expect(Array(response.body.prefix(8)) == Self.signature)
         #expect(response.header("X-Ring-Error") == "p: \"abc\" is not a decimal number such as 72 or -0.5")
-        #expect(response.header("ETag")?.hasPrefix("\"e\(RingRenderer.version)-png-") == true)
+        #expect(response.header("ETag")?.hasPrefix("\"e\(RingRasterizer.version)-png-") == true)
         #expect(response.header("Cache-Control") == "public, max-age=60")
         #expect(
             try harness.get("/ring.png?p=1&scale=5").header("X-Ring-Error") == "scale: \"5\" is out of range 1...4")

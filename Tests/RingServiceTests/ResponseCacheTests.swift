@@ -9,7 +9,7 @@ import Testing
     private func entry(_ size: Int, tag: String = "e") -> ResponseCache.Entry {
         ResponseCache.Entry(
             ok: HTTPResponse(status: .ok, body: [UInt8](repeating: 1, count: size)),
-            notModified: HTTPResponse(status: .notModified), etag: "\"\(tag)\"")
+            notModified: HTTPResponse(status: .notModified), etag: "\"\(tag)\"", lastModified: 0)
     }
 
     private func key(_ low: Int, high: UInt64 = 0, format: UInt8 = 0) -> ResponseCache.Key {
