@@ -10,7 +10,11 @@ let swiftSettings: [SwiftSetting] = [
 let package = Package(
     name: "ring",
     products: [
-        .executable(name: "ring", targets: ["ring"])
+        .executable(name: "ring", targets: ["ring"]),
+        // For other packages: rings as SVG (RingCore) and PNG (RingRaster) inside their own
+        // apps, tools and tests (Examples/RingExample uses both).
+        .library(name: "RingCore", targets: ["RingCore"]),
+        .library(name: "RingRaster", targets: ["RingRaster"]),
     ],
     targets: [
         // System headers that Swift's Glibc module leaves out (epoll, accept4, eventfd); on
