@@ -1,0 +1,183 @@
+/// The track, the outline and the solid bars, in painting order.
+extension SVGWriter {
+    func writeTrack(_ track: RingScene.Track, into w: inout ByteWriter) {
+        let stroke = track.stroke
+        if !track.segments.isEmpty {
+            // One path, a subpath per segment: each gets its caps.
+            w.append("<path d=\"")
+            for segment in track.segments { arcPath(segment.arc, radius: segment.radius, closed: false, into: &w) }
+            w.append("\" stroke-linecap=\"")
+            w.append(stroke.cap == .round ? "round" : "butt")
+            w.append(byte: UInt8(ascii: "\""))
+        } else if stroke.isClosed {
+            circle(radius: stroke.radius, into: &w)
+        } else {
+            w.append("<path d=\"")
+            arcPath(stroke.arc, radius: stroke.radius, closed: false, into: &w)
+            w.append("\" stroke-linecap=\"")
+            w.append(stroke.cap == .round ? "round" : "butt")
+            w.append(byte: UInt8(ascii: "\""))
+        }
+        if trackDark != nil {
+            w.append(" class=\"")
+            className("t", into: &w, selector: false)
+            w.append(byte: UInt8(ascii: "\""))
+        }
+        w.append(" fill=\"none\"")
+        paint("stroke", track.color.color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: stroke.width)
+        w.append("\"/>")
+    }
+
+    func writeOutline(_ outline: RingScene.Outline, into w: inout ByteWriter) {
+        if outline.isClosed {
+            for radius in [outline.radius + outline.offset, outline.radius - outline.offset] where radius > 0 {
+                circle(radius: radius, into: &w)
+                outlineStroke(outline, into: &w)
+            }
+            return
+        }
+        // One contour: out along the outer edge, round (or across) the end, back along the
+        // inner edge, round (or across) the start.
+        let arc = outline.arc
+        let outer = outline.radius + outline.offset
+        let inner = max(outline.radius - outline.offset, 0)
+        let back = RingScene.Arc(start: arc.end, sweep: -arc.sweep)
+        w.append("<path d=\"")
+        arcPath(arc, radius: outer, closed: false, into: &w)
+        outlineCap(at: arc.end, outline, from: outer, to: inner, into: &w)
+        arcPath(back, radius: inner, closed: false, move: false, into: &w)
+        outlineCap(at: arc.start, outline, from: inner, to: outer, into: &w)
+        w.append("Z\"")
+        outlineStroke(outline, into: &w)
+    }
+
+    /// From the outline's edge at `from` to the one at `to`, across the track's end at
+    /// `angle`: a semicircle round a round cap (two quarter arcs, so no arc has opposite end
+    /// points), a straight line across a butt one.
+    func outlineCap(
+        at angle: Double, _ outline: RingScene.Outline, from: Double, to: Double, into w: inout ByteWriter
+    ) {
+        // The end point is the next arc's start: written with that arc's digits.
+        let decimals = Self.arcDecimals(pieceDegrees: Self.pieces(of: outline.arc).sweep.magnitude)
+        let end = scene.point(at: angle, radius: to)
+        guard outline.cap == .round else {
+            w.append(byte: UInt8(ascii: "L"))
+            coordinates(end, decimals: decimals, into: &w)
+            return
+        }
+        // The cap bulges forward at the end and backward at the start: in both, turning the same
+        // way as the arc runs.
+        let centre = scene.point(at: angle, radius: outline.radius)
+        let outward = (x: end.x - centre.x, y: end.y - centre.y)  // towards `to`, length `offset`
+        let forward = outline.arc.sweep < 0 ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
+        let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
+        for point in [middle, end] {
+            w.append(byte: UInt8(ascii: "A"))
+            w.append(number: outline.offset, decimals: decimals)
+            w.append(byte: UInt8(ascii: " "))
+            w.append(number: outline.offset, decimals: decimals)
+            w.append(outline.arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
+            coordinates(point, decimals: decimals, into: &w)
+        }
+    }
+
+    func outlineStroke(_ outline: RingScene.Outline, into w: inout ByteWriter) {
+        w.append(" fill=\"none\"")
+        paint("stroke", outline.color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: outline.width)
+        w.append("\"/>")
+    }
+
+    /// Every ring's bar (a ring at 0 % has none, so round caps leave no dot), under one
+    /// shadow of them all and one animation mask.
+    func writeBars(into w: inout ByteWriter) {
+        guard hasBars else { return }
+        if scene.animation != nil {
+            w.append("<g mask=\"url(#")
+            appendID(into: &w)
+            w.append("-m)\">")
+        }
+        if let shadow = scene.shadow {
+            w.append("<g filter=\"url(#")
+            appendID(into: &w)
+            w.append("-s)\" transform=\"translate(0 ")
+            w.append(number: shadow.offset)
+            w.append(")\" opacity=\"")
+            w.append(number: shadow.opacity)
+            w.append("\">")
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar else { continue }
+                solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), ring: nil, into: &w)
+            }
+            w.append("</g>")
+        }
+        for index in scene.rings.indices {
+            guard let bar = scene.rings[index].bar else { continue }
+            switch bar.paint {
+            case .solid(let color):
+                solidShapes(bar, color, ring: index, into: &w)
+            case .gradient(let gradient):
+                writeGradientBar(bar.stroke, gradient, ring: index, into: &w)
+            }
+        }
+        if scene.animation != nil { w.append("</g>") }
+    }
+
+    /// Whether a solid bar is drawn with strokes, with dots (discs), or both.
+    static func shapes(of bar: RingScene.Bar) -> (strokes: Bool, dots: Bool) {
+        guard !bar.segments.isEmpty else { return (!bar.stroke.isDot, bar.stroke.isDot) }
+        return (bar.segments.contains { !$0.isDot }, bar.segments.contains { $0.isDot })
+    }
+
+    /// The bar in one colour: its stroke (a dot when tiny), or with segments one path of its
+    /// pieces, each with its caps, and a dot for a piece too short to show its caps. `ring`
+    /// names the bar's dark-scheme class when it has one (never on its shadow).
+    func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
+        let switching = ring.flatMap { bar.dark == nil ? nil : $0 }
+        guard !bar.segments.isEmpty else {
+            if bar.stroke.isDot {
+                dot(bar.stroke, color, ring: switching, into: &w)
+            } else {
+                solidBar(bar.stroke, color, ring: switching, into: &w)
+            }
+            return
+        }
+        let pieces = bar.segments.filter { !$0.isDot }
+        if let first = pieces.first {
+            w.append("<path d=\"")
+            for piece in pieces { arcPath(piece.arc, radius: piece.radius, closed: false, into: &w) }
+            w.append(byte: UInt8(ascii: "\""))
+            barClass(ring: switching, dot: false, into: &w)
+            w.append(" fill=\"none\"")
+            paint("stroke", color, into: &w)
+            w.append(" stroke-width=\"")
+            w.append(number: first.width)
+            w.append(first.cap == .round ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+        }
+        for piece in bar.segments where piece.isDot { dot(piece, color, ring: switching, into: &w) }
+    }
+
+    /// ` class="r…-bN"` (`-bNd` on a dot) for a bar that switches with the scheme.
+    func barClass(ring: Int?, dot: Bool, into w: inout ByteWriter) {
+        guard let ring else { return }
+        w.append(" class=\"")
+        className("b", ring: ring, into: &w, selector: false)
+        if dot { w.append(byte: UInt8(ascii: "d")) }
+        w.append(byte: UInt8(ascii: "\""))
+    }
+
+    func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
+        w.append("<path d=\"")
+        arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
+        w.append(byte: UInt8(ascii: "\""))
+        barClass(ring: ring, dot: false, into: &w)
+        w.append(" fill=\"none\"")
+        paint("stroke", color, into: &w)
+        w.append(" stroke-width=\"")
+        w.append(number: stroke.width)
+        w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+    }
+}

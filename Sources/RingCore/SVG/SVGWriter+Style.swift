@@ -1,0 +1,125 @@
+/// The `<style>` (dark-scheme rules, the fill-in animation) and `<defs>` (the shadow's blur,
+/// the animation's mask) of a ring.
+extension SVGWriter {
+    func writeStyle(into w: inout ByteWriter) {
+        let animation = scene.animation
+        let switches = trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch
+        guard switches || animation != nil else { return }
+        w.append("<style>")
+        if switches {
+            w.append("@media (prefers-color-scheme:dark){")
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar, let dark = bar.dark else { continue }
+                let shapes = Self.shapes(of: bar)
+                if shapes.strokes {
+                    className("b", ring: index, into: &w, selector: true)
+                    w.append("{stroke:")
+                    w.append(rgb: dark)
+                    w.append("}")
+                }
+                if shapes.dots {
+                    className("b", ring: index, into: &w, selector: true)
+                    w.append("d{fill:")
+                    w.append(rgb: dark)
+                    w.append("}")
+                }
+            }
+            if let trackDark {
+                className("t", into: &w, selector: true)
+                w.append("{stroke:")
+                w.append(rgb: trackDark)
+                w.append("}")
+            }
+            if let labelDark {
+                className("l", into: &w, selector: true)
+                w.append("{fill:")
+                w.append(rgb: labelDark)
+                w.append("}")
+            }
+            if let captionDark {
+                className("c", into: &w, selector: true)
+                w.append("{fill:")
+                w.append(rgb: captionDark)
+                w.append("}")
+            }
+            w.append("}")
+        }
+        if let animation {
+            // The static attributes already show the final ring; only browsers that run CSS
+            // animations and allow motion see it fill in. Each bar has its own keyframes, so
+            // every ring fills in over the same time whatever its length.
+            w.append("@media (prefers-reduced-motion:no-preference){")
+            for index in scene.rings.indices where scene.rings[index].bar != nil {
+                className("a", ring: index, into: &w, selector: true)
+                w.append("{animation:")
+                appendID(into: &w)
+                w.append("-f")
+                ringNumber(index, into: &w)
+                w.append(byte: UInt8(ascii: " "))
+                w.append(number: animation, decimals: 3)
+                w.append("s ease-out both}")
+            }
+            w.append(byte: UInt8(ascii: "}"))
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar?.stroke else { continue }
+                w.append("@keyframes ")
+                appendID(into: &w)
+                w.append("-f")
+                ringNumber(index, into: &w)
+                w.append("{from{stroke-dashoffset:")
+                w.append(number: maskDashLength(bar))
+                w.append("}}")
+            }
+        }
+        w.append("</style>")
+    }
+
+    /// Longer than the bar's path, so a single dash covers all of it.
+    func maskDashLength(_ bar: RingScene.Stroke) -> Double {
+        (bar.arc.sweep.magnitude * .pi / 180 * bar.radius + bar.width + 2).rounded(.up)
+    }
+
+    func writeDefinitions(into w: inout ByteWriter) {
+        guard hasBars, scene.shadow != nil || scene.animation != nil else { return }
+        w.append("<defs>")
+        if let shadow = scene.shadow {
+            // Only a blur: the shadow is its own element under the bar, offset by a transform
+            // and dimmed by its opacity, so a renderer without filters (CairoSVG) draws it
+            // sharp but in its place, and never moves the bar.
+            w.append("<filter id=\"")
+            appendID(into: &w)
+            w.append("-s\" filterUnits=\"userSpaceOnUse\"")
+            region(y: -shadow.offset, into: &w)
+            w.append(" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"")
+            w.append(number: shadow.blur)
+            w.append("\"/></filter>")
+        }
+        if scene.animation != nil {
+            w.append("<mask id=\"")
+            appendID(into: &w)
+            w.append("-m\" maskUnits=\"userSpaceOnUse\"")
+            region(into: &w)
+            w.append(byte: UInt8(ascii: ">"))
+            for index in scene.rings.indices {
+                guard let bar = scene.rings[index].bar?.stroke else { continue }
+                w.append("<path class=\"")
+                className("a", ring: index, into: &w, selector: false)
+                w.append("\" d=\"")
+                arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
+                w.append("\" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
+                // Wide enough to uncover the shadow's blur and offset too; neighbouring rings'
+                // masks may overlap, since each uncovers only what is there to see.
+                let shadowExtent = scene.shadow.map { 2 * (3 * $0.blur + $0.offset) } ?? 0
+                w.append(number: bar.width + 2 + shadowExtent)
+                w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
+                w.append("\" stroke-dasharray=\"")
+                w.append(number: maskDashLength(bar))
+                w.append(byte: UInt8(ascii: " "))
+                w.append(number: maskDashLength(bar))
+                w.append("\"/>")
+            }
+            w.append("</mask>")
+        }
+        w.append("</defs>")
+    }
+}
