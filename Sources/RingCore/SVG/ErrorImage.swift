@@ -63,13 +63,8 @@ public enum ErrorImage {
     }
 
     private static func disc(x: Double, y: Double, radius: Double, fill: RingColor, into w: inout ByteWriter) {
-        w.append("<circle cx=\"")
-        w.append(number: x)
-        w.append("\" cy=\"")
-        w.append(number: y)
-        w.append("\" r=\"")
-        w.append(number: radius)
-        w.append("\" fill=\"")
+        SVGWriter.circle(x: x, y: y, radius: radius, into: &w)
+        w.append(" fill=\"")
         w.append(rgb: fill)
         w.append("\"/>")
     }

@@ -165,7 +165,7 @@ struct SVGWriter: ~Copyable {
     /// A disc as wide as the stroke, where the stroke is; `ring` names its dark-scheme class.
     func dot(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int? = nil, into w: inout ByteWriter) {
         let point = scene.point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
-        circle(x: point.x, y: point.y, radius: stroke.width / 2, into: &w)
+        Self.circle(x: point.x, y: point.y, radius: stroke.width / 2, into: &w)
         barClass(ring: ring, dot: true, into: &w)
         paint("fill", color, into: &w)
         w.append("/>")
@@ -173,17 +173,18 @@ struct SVGWriter: ~Copyable {
 
     /// A filled disc `width` across at `point`.
     func disc(at point: (x: Double, y: Double), width: Double, _ color: RingColor, into w: inout ByteWriter) {
-        circle(x: point.x, y: point.y, radius: width / 2, into: &w)
+        Self.circle(x: point.x, y: point.y, radius: width / 2, into: &w)
         paint("fill", color, into: &w)
         w.append("/>")
     }
 
     /// `<circle cx cy r` without closing, centred on the ring.
     func circle(radius: Double, into w: inout ByteWriter) {
-        circle(x: scene.centerX, y: scene.centerY, radius: radius, into: &w)
+        Self.circle(x: scene.centerX, y: scene.centerY, radius: radius, into: &w)
     }
 
-    func circle(x: Double, y: Double, radius: Double, into w: inout ByteWriter) {
+    /// `<circle cx cy r` without closing, for rings and error images alike.
+    static func circle(x: Double, y: Double, radius: Double, into w: inout ByteWriter) {
         w.append("<circle cx=\"")
         w.append(number: x)
         w.append("\" cy=\"")
