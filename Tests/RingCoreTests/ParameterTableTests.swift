@@ -184,6 +184,37 @@ import Testing
         return [(text(lower), text(lower - step)), (text(upper), text(upper + step))]
     }
 
+    /// The field's initial value in `RingSpec` is the default its codec declares, so the
+    /// table and the struct cannot disagree about what an absent parameter means.
+    @Test func everyFieldStartsAtItsDeclaredDefault() {
+        var reader = DefaultReader()
+        var spec = RingSpec(value: 50)
+        RingParameter.declare(to: &reader, in: &spec)
+        #expect(reader.visited == RingParameter.allCases)
+        #expect(reader.notAtDefault == [.p], "fields whose initial value is not the declared default")
+    }
+
+    /// Every parameter but `scale` changes what is drawn: the SVG differs even with the ids
+    /// (which follow the digest) held equal.
+    @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
+    func exampleValueChangesTheDrawing(parameter: RingParameter) throws {
+        let definition = parameter.definition
+        // segmentGap draws something only with segments, gap with several rings, captionColor
+        // with a caption.
+        let base =
+            switch parameter {
+            case .segmentGap: "p=72&segments=5"
+            case .gap: "p=72,45"
+            case .captionColor: "p=72&caption=done"
+            default: "p=72"
+            }
+        let query =
+            parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
+        let digest = try RingSpec(query: base).digest
+        let drawn = RingRenderer.render(try RingSpec(query: query), digest: digest)
+        #expect(drawn != RingRenderer.render(try RingSpec(query: base), digest: digest), "\(query)")
+    }
+
     private func failure(_ query: String) -> RingSpecError? {
         do {
             _ = try RingSpec(query: query)
@@ -195,5 +226,20 @@ import Testing
 
     private func encode(_ value: String) -> String {
         value.replacing("{", with: "%7B").replacing("}", with: "%7D").replacing(" ", with: "+")
+    }
+}
+
+/// Records, for every parameter of the table in order, whether a spec's value is its default.
+private struct DefaultReader: ParameterVisitor {
+    typealias Failure = Never
+    var visited: [RingParameter] = []
+    var notAtDefault: [RingParameter] = []
+
+    mutating func visit<Codec: ParameterCodec>(
+        _ parameter: RingParameter, _ field: WritableKeyPath<RingSpec, Codec.Value>, _ codec: Codec,
+        _ about: @autoclosure () -> ParameterAbout, in spec: inout RingSpec
+    ) {
+        visited.append(parameter)
+        if !codec.isDefault(spec[keyPath: field], in: spec) { notAtDefault.append(parameter) }
     }
 }

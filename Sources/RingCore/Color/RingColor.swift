@@ -34,6 +34,24 @@ public struct RingColor: Sendable, Hashable {
         }
     }
 
+    /// `#24292f, dark scheme #e6edf3`, or one colour when both schemes draw it: how the docs
+    /// state a default colour.
+    static func schemeText(light: RingColor?, dark: RingColor?) -> String {
+        guard let light else { return "none" }
+        guard let dark, dark != light else { return light.cssHex }
+        return "\(light.cssHex), dark scheme \(dark.cssHex)"
+    }
+
+    /// `#2f81f7`: the colour's channels, without its alpha.
+    var cssHex: String {
+        var w = ByteWriter(capacity: 8)
+        w.append(byte: UInt8(ascii: "#"))
+        w.append(hexByte: red)
+        w.append(hexByte: green)
+        w.append(hexByte: blue)
+        return w.text
+    }
+
     /// The opacity in 0…1.
     public var opacity: Double { Double(alpha) / 255 }
 

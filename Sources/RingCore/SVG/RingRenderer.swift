@@ -13,7 +13,8 @@ public enum RingRenderer {
     /// needs it for its cache first), so the canonical key is not built and hashed twice.
     /// `spec` is `consuming`, so a spec passed straight in is not copied.
     public static func render(_ spec: consuming RingSpec, digest: RingDigest? = nil) -> [UInt8] {
-        let digest = digest ?? spec.digest
+        var spec = spec
+        let digest = digest ?? RingSpec.digest(of: &spec)
         let writer = SVGWriter(scene: RingScene(spec: spec), digest: digest)
         // Written into stack scratch, then copied once into the array: one allocation per ring.
         // A ring that outgrows the scratch (long gradients) moves to the heap.

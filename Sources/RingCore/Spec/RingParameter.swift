@@ -1,13 +1,10 @@
 /// The names of the URL query parameters: the public contract, in canonical-key order. Any
 /// other name is ignored.
 ///
-/// Each parameter is declared in ``definition``: what it accepts, its default and its help.
-/// Error texts, `ring render --help`, the playground's controls and the tables in
-/// docs/parameters.md come from there. How a value enters a ``RingSpec`` (`assign`) and how
-/// it is written into the canonical key (``writeKey(of:into:)``) are exhaustive switches: the
-/// compiler asks for every case, and `ParameterTableTests` checks both against the table.
-/// They are switches, not closures in the table, because they run on every cache miss and a
-/// switch inlines (docs/performance.md has the measurement).
+/// Each parameter is declared once, in the table (``declare(to:in:)``): its field, grammar,
+/// range, default, normalisation and help. The parser, validation, the canonical key, error
+/// texts, `ring render --help`, the playground's controls and the tables in
+/// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
     case p, min, max, slice, half, start, dir, segments, segmentGap, size, scale, width, trackWidth, gap, color
     case gradient
@@ -20,7 +17,7 @@ public enum RingParameter: String, Sendable, CaseIterable {
 
     /// This parameter's declaration.
     public var definition: Definition {
-        Definition.all.first { $0.parameter == self }!
+        Definition.all[Self.ordered.firstIndex(of: self)!]
     }
 
     /// The docs section a parameter is described in, in page order.
@@ -71,26 +68,52 @@ public enum RingParameter: String, Sendable, CaseIterable {
         /// The parameter takes one value for every ring or a comma-separated list of one per
         /// ring, each item of `kind` (`p` always has one per ring).
         public let perRing: Bool
+        /// Whether the value enters the canonical key, the digest and the ETag (all but `scale`).
+        public let identifiesRing: Bool
 
         public var name: String { parameter.rawValue }
         /// The name's bytes, for matching query bytes without building a `String`.
         let nameBytes: [UInt8]
 
-        init(
-            _ parameter: RingParameter, _ group: Group, title: String, summary: String, kind: Kind, values: String,
-            default defaultText: String, literal defaultValue: String?, example: String, perRing: Bool = false
-        ) {
+        init<Codec: ParameterCodec>(_ parameter: RingParameter, _ codec: Codec, _ about: ParameterAbout) {
             self.parameter = parameter
-            self.group = group
-            self.title = title
-            self.summary = summary
-            self.kind = kind
-            self.values = values
-            self.defaultText = defaultText
-            self.defaultValue = defaultValue
-            self.example = example
-            self.perRing = perRing
+            self.group = about.group
+            self.title = about.title
+            self.summary = about.summary
+            self.kind = codec.kind
+            self.values = codec.values
+            self.defaultText = about.defaultText ?? codec.defaultText ?? "none"
+            self.defaultValue = codec.defaultLiteral
+            self.example = about.example
+            self.perRing = codec.perRing
+            self.identifiesRing = codec.identifiesRing
             self.nameBytes = Array(parameter.rawValue.utf8)
+        }
+    }
+}
+
+extension RingParameter.Definition {
+    /// Every parameter's declaration, in contract order: the table, described.
+    public static let all: [RingParameter.Definition] = {
+        var describer = Describer()
+        var spec = RingSpec(values: [])
+        RingParameter.declare(to: &describer, in: &spec)
+        return describer.definitions
+    }()
+
+    /// Each parameter's name bytes, by position: the parser matches every name of every query
+    /// against these.
+    static let names: [[UInt8]] = all.map(\.nameBytes)
+
+    private struct Describer: ParameterVisitor {
+        typealias Failure = Never
+        var definitions: [RingParameter.Definition] = []
+
+        mutating func visit<Codec: ParameterCodec>(
+            _ parameter: RingParameter, _ field: WritableKeyPath<RingSpec, Codec.Value>, _ codec: Codec,
+            _ about: @autoclosure () -> ParameterAbout, in spec: inout RingSpec
+        ) {
+            definitions.append(RingParameter.Definition(parameter, codec, about()))
         }
     }
 }

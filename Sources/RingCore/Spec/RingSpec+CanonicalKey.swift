@@ -6,8 +6,9 @@ extension RingSpec {
     ///
     /// It is itself a valid query for the same ring.
     public var canonicalKey: String {
+        var spec = self
         var writer = ByteWriter(capacity: 64)
-        writeCanonicalKey(into: &writer)
+        Self.writeCanonicalKey(of: &spec, into: &writer)
         return writer.text
     }
 
@@ -15,201 +16,60 @@ extension RingSpec {
     /// every process, machine and Swift version (unlike Swift's seeded `Hasher`), and not
     /// collidable by a URL's author. The cache, the ETag and the SVG's element ids use it.
     public var digest: RingDigest {
+        var spec = self
+        return Self.digest(of: &spec)
+    }
+
+    /// ``digest`` of a spec the caller can lend mutably, so the walk over the table reads its
+    /// fields in place rather than from a copy (nothing is changed). The render path uses it.
+    static func digest(of spec: inout RingSpec) -> RingDigest {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
             var writer = ByteWriter(scratch: scratch)
-            writeCanonicalKey(into: &writer)
+            writeCanonicalKey(of: &spec, into: &writer)
             return writer.withBytes { RingDigest(of: UnsafeRawBufferPointer($0)) }
         }
     }
 
-    /// Writes the key straight into bytes: every parameter's own rule, in contract order,
-    /// spelled out so each rule inlines to a comparison or two rather than a jump through a
-    /// loop. `ParameterTableTests` fails for a parameter missing here.
-    func writeCanonicalKey(into w: inout ByteWriter) {
-        RingParameter.p.writeKey(of: self, into: &w)
-        RingParameter.min.writeKey(of: self, into: &w)
-        RingParameter.max.writeKey(of: self, into: &w)
-        RingParameter.slice.writeKey(of: self, into: &w)
-        RingParameter.half.writeKey(of: self, into: &w)
-        RingParameter.start.writeKey(of: self, into: &w)
-        RingParameter.dir.writeKey(of: self, into: &w)
-        RingParameter.segments.writeKey(of: self, into: &w)
-        RingParameter.segmentGap.writeKey(of: self, into: &w)
-        RingParameter.size.writeKey(of: self, into: &w)
-        RingParameter.scale.writeKey(of: self, into: &w)
-        RingParameter.width.writeKey(of: self, into: &w)
-        RingParameter.trackWidth.writeKey(of: self, into: &w)
-        RingParameter.gap.writeKey(of: self, into: &w)
-        RingParameter.color.writeKey(of: self, into: &w)
-        RingParameter.gradient.writeKey(of: self, into: &w)
-        RingParameter.track.writeKey(of: self, into: &w)
-        RingParameter.thresholds.writeKey(of: self, into: &w)
-        RingParameter.fill.writeKey(of: self, into: &w)
-        RingParameter.bg.writeKey(of: self, into: &w)
-        RingParameter.outline.writeKey(of: self, into: &w)
-        RingParameter.cap.writeKey(of: self, into: &w)
-        RingParameter.label.writeKey(of: self, into: &w)
-        RingParameter.labelColor.writeKey(of: self, into: &w)
-        RingParameter.caption.writeKey(of: self, into: &w)
-        RingParameter.captionColor.writeKey(of: self, into: &w)
-        RingParameter.decimals.writeKey(of: self, into: &w)
-        RingParameter.theme.writeKey(of: self, into: &w)
-        RingParameter.anim.writeKey(of: self, into: &w)
-        RingParameter.shadow.writeKey(of: self, into: &w)
-        RingParameter.title.writeKey(of: self, into: &w)
+    /// Writes the key straight into bytes: each parameter of the table whose value is not its
+    /// default, as `name=value`, in contract order. The spec is the normalised one the parser
+    /// gives; ``RingRender`` normalises a spec built in code before it asks.
+    static func writeCanonicalKey(of spec: inout RingSpec, into w: inout ByteWriter) {
+        var writer = KeyWriter(w: w)
+        RingParameter.declare(to: &writer, in: &spec)
+        w = writer.w
     }
 }
 
-extension RingParameter {
-    /// Appends this parameter to a canonical key: `&name=value`, unless `spec` has the
-    /// default (`p` always, and first).
+/// Walks the table for ``RingSpec/writeCanonicalKey(into:)``.
+private struct KeyWriter: ParameterVisitor, ~Copyable {
+    typealias Failure = Never
+    var w: ByteWriter
+
     @inline(__always)
-    func writeKey(of spec: borrowing RingSpec, into w: inout ByteWriter) {
-        switch self {
-        case .p:
-            w.append("p=")
-            for (index, value) in spec.values.enumerated() {
-                if index > 0 { w.append(byte: UInt8(ascii: ",")) }
-                CanonicalKey.number(value, into: &w)
-            }
-        case .min: CanonicalKey.numbers("min", spec.minimum, unless: 0, into: &w)
-        case .max: CanonicalKey.numbers("max", spec.maximum, unless: 100, into: &w)
-        case .slice: CanonicalKey.number("slice", spec.slice, unless: 0, into: &w)
-        case .half: if spec.half { CanonicalKey.keyword("half", "1", into: &w) }
-        case .start: CanonicalKey.number("start", spec.start, unless: 0, into: &w)
-        case .dir: if spec.direction != .cw { CanonicalKey.keyword("dir", "ccw", into: &w) }
-        case .size: if spec.size != 120 { CanonicalKey.integer("size", spec.size, into: &w) }
-        case .segments: if let segments = spec.segments { CanonicalKey.integer("segments", segments, into: &w) }
-        case .segmentGap:
-            if let gap = spec.segmentGap {
-                CanonicalKey.number("segmentGap", gap, unless: Double(spec.size) / 40, into: &w)
-            }
-        case .scale: break  // how the ring is rasterised, not which ring: see `RingSpec.scale`
-        case .width:
-            if let width = spec.width { CanonicalKey.number("width", width, unless: Double(spec.size) / 10, into: &w) }
-        case .trackWidth:
-            if let trackWidth = spec.trackWidth {
-                CanonicalKey.number("trackWidth", trackWidth, unless: spec.resolvedWidth, into: &w)
-            }
-        case .gap: if let gap = spec.gap { CanonicalKey.number("gap", gap, unless: Double(spec.size) / 60, into: &w) }
-        case .color: if spec.gradient.isEmpty { CanonicalKey.colors("color", spec.colors, into: &w) }
-        case .gradient: CanonicalKey.colors("gradient", spec.gradient, into: &w)
-        case .track:
-            guard spec.tracks != [.standard] else { break }
-            CanonicalKey.name("track", into: &w)
-            for (index, track) in spec.tracks.enumerated() {
-                if index > 0 { w.append(byte: UInt8(ascii: ",")) }
-                switch track {
-                // Validation refuses the default in a list; if it is there, it still differs.
-                case .standard: w.append("default")
-                case .none: w.append("none")
-                case .color(let color): CanonicalKey.hex(color, into: &w)
-                }
-            }
-        case .fill: CanonicalKey.color("fill", spec.fill, into: &w)
-        case .bg: CanonicalKey.color("bg", spec.background, into: &w)
-        case .outline: CanonicalKey.color("outline", spec.outline, into: &w)
-        case .cap: if spec.cap != .round { CanonicalKey.keyword("cap", "butt", into: &w) }
-        case .label:
-            switch spec.label {
-            case .auto: break
-            case .none: CanonicalKey.keyword("label", "none", into: &w)
-            case .text(let text): CanonicalKey.text("label", text, into: &w)
-            }
-        case .labelColor:
-            switch spec.labelColor {
-            case .color(let color)?: CanonicalKey.color("labelColor", color, into: &w)
-            case .bar?: CanonicalKey.keyword("labelColor", "bar", into: &w)
-            case nil: break
-            }
-        case .caption: if let caption = spec.caption { CanonicalKey.text("caption", caption, into: &w) }
-        case .captionColor: CanonicalKey.color("captionColor", spec.captionColor, into: &w)
-        case .thresholds:
-            guard let thresholds = spec.thresholds else { break }
-            CanonicalKey.name("thresholds", into: &w)
-            CanonicalKey.hex(thresholds.base, into: &w)
-            for step in thresholds.steps {
-                w.append(byte: UInt8(ascii: ","))
-                CanonicalKey.number(step.value, into: &w)
-                w.append(byte: UInt8(ascii: ":"))
-                CanonicalKey.hex(step.color, into: &w)
-            }
-        case .decimals: if spec.decimals != 0 { CanonicalKey.integer("decimals", spec.decimals, into: &w) }
-        case .theme:
-            switch spec.theme {
-            case .auto: break
-            case .light: CanonicalKey.keyword("theme", "light", into: &w)
-            case .dark: CanonicalKey.keyword("theme", "dark", into: &w)
-            }
-        case .anim: CanonicalKey.number("anim", spec.animation, unless: 0, into: &w)
-        case .shadow: if spec.shadow { CanonicalKey.keyword("shadow", "1", into: &w) }
-        case .title: if let title = spec.title { CanonicalKey.text("title", title, into: &w) }
-        }
+    mutating func visit<Codec: ParameterCodec>(
+        _ parameter: RingParameter, _ field: WritableKeyPath<RingSpec, Codec.Value>, _ codec: Codec,
+        _ about: @autoclosure () -> ParameterAbout, in spec: inout RingSpec
+    ) {
+        let value = spec[keyPath: field]
+        guard codec.identifiesRing, !codec.isDefault(value, in: spec) else { return }
+        if parameter != .p { w.append(byte: UInt8(ascii: "&")) }  // p is always there, and first
+        w.append(name: parameter)
+        w.append(byte: UInt8(ascii: "="))
+        codec.write(value, into: &w)
+    }
+}
+
+extension ByteWriter {
+    /// A parameter's name, as the query spells it.
+    @inline(__always)
+    mutating func append(name parameter: RingParameter) {
+        var name = parameter.rawValue
+        name.withUTF8 { append(raw: UnsafeRawBufferPointer($0)) }
     }
 }
 
 /// The pieces canonical keys are written with, one per kind of value.
 enum CanonicalKey {
-    /// `&name=`.
-    static func name(_ parameter: StaticString, into w: inout ByteWriter) {
-        w.append(byte: UInt8(ascii: "&"))
-        w.append(parameter)
-        w.append(byte: UInt8(ascii: "="))
-    }
-
-    static func keyword(_ parameter: StaticString, _ value: StaticString, into w: inout ByteWriter) {
-        name(parameter, into: &w)
-        w.append(value)
-    }
-
-    static func integer(_ parameter: StaticString, _ value: Int, into w: inout ByteWriter) {
-        name(parameter, into: &w)
-        w.append(integer: value)
-    }
-
-    /// The parameter, unless its value is the default.
-    static func number(
-        _ parameter: StaticString, _ value: Double, unless standard: Double, into w: inout ByteWriter
-    ) {
-        guard value != standard else { return }
-        name(parameter, into: &w)
-        number(value, into: &w)
-    }
-
-    /// The parameter, unless its one value is the default: one number for every ring, or a list.
-    static func numbers(
-        _ parameter: StaticString, _ values: [Double], unless standard: Double, into w: inout ByteWriter
-    ) {
-        guard values.count != 1 || values[0] != standard else { return }
-        name(parameter, into: &w)
-        for (index, value) in values.enumerated() {
-            if index > 0 { w.append(byte: UInt8(ascii: ",")) }
-            number(value, into: &w)
-        }
-    }
-
-    /// The parameter, when a colour is given.
-    static func color(_ parameter: StaticString, _ value: RingColor?, into w: inout ByteWriter) {
-        guard let value else { return }
-        name(parameter, into: &w)
-        hex(value, into: &w)
-    }
-
-    /// The parameter, when the list is not empty.
-    static func colors(_ parameter: StaticString, _ values: [RingColor], into w: inout ByteWriter) {
-        guard !values.isEmpty else { return }
-        name(parameter, into: &w)
-        for (index, color) in values.enumerated() {
-            if index > 0 { w.append(byte: UInt8(ascii: ",")) }
-            hex(color, into: &w)
-        }
-    }
-
-    static func text(_ parameter: StaticString, _ value: String, into w: inout ByteWriter) {
-        name(parameter, into: &w)
-        escape(value, into: &w)
-    }
-
     /// A number's canonical text, a function of the `Double` alone and always a plain decimal
     /// the parser accepts: values exact in six decimals use the fixed-point writer, anything
     /// else the shortest round-trip digits, with an exponent spelled out as zeros.
@@ -249,7 +109,7 @@ enum CanonicalKey {
     }
 
     /// Percent-encodes everything but unreserved characters, so the key stays a valid query.
-    private static func escape(_ text: String, into w: inout ByteWriter) {
+    static func escape(_ text: String, into w: inout ByteWriter) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

@@ -29,7 +29,7 @@ private struct QueryParser {
     /// as many as there are parameters.
     private var seen = ParameterSet()
     /// No values until `p` gives them (an empty list allocates nothing; `p` is required).
-    private(set) var spec = RingSpec(values: [])
+    var spec = RingSpec(values: [])
 
     /// Fills ``spec`` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -44,24 +44,9 @@ private struct QueryParser {
             }
             index += 1
         }
-        guard wasSeen(.p) else { throw .missing(parameter: "p") }
-        if spec.half {
-            if wasSeen(.slice) { throw .conflict(parameter: "half", with: "slice") }
-            if wasSeen(.start) { throw .conflict(parameter: "half", with: "start") }
-        }
-        if spec.segments != nil, wasSeen(.gradient) {
-            throw .conflict(parameter: "segments", with: "gradient")
-        }
-        if spec.thresholds != nil {
-            if wasSeen(.color) { throw .conflict(parameter: "thresholds", with: "color") }
-            if wasSeen(.gradient) { throw .conflict(parameter: "thresholds", with: "gradient") }
-        }
-        try spec.validate()
+        guard seen.contains(0) else { throw .missing(parameter: RingParameter.p.rawValue) }
+        try spec.validate(seen: seen)
         spec.normalize()
-    }
-
-    private func wasSeen(_ parameter: RingParameter) -> Bool {
-        seen.contains(RingParameter.ordered.firstIndex(of: parameter)!)
     }
 
     private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -80,7 +65,7 @@ private struct QueryParser {
         let parameter = RingParameter.ordered[position]
         guard seen.insert(position) else { throw .duplicate(parameter: parameter.rawValue) }
         guard let equals else {
-            try parameter.assign(nil, to: &spec)
+            try assign(parameter, nil)
             return
         }
         let rawValue = UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])
@@ -89,7 +74,30 @@ private struct QueryParser {
                 parameter: parameter.rawValue, value: String(decoding: rawValue, as: UTF8.self),
                 expected: "valid percent-encoded UTF-8")
         }
-        try parameter.assign(value, to: &spec)
+        try assign(parameter, value)
+    }
+
+    /// Sets `parameter`'s field from its decoded value with the table's codec.
+    @inline(__always)
+    private mutating func assign(_ parameter: RingParameter, _ value: String?) throws(RingSpecError) {
+        var assignment = Assignment(parameter: parameter, text: value)
+        try RingParameter.declare(to: &assignment, in: &spec)
+    }
+}
+
+/// Walks the table for one query pair: the parameter's codec reads the value into its field.
+private struct Assignment: ParameterVisitor {
+    typealias Failure = RingSpecError
+    let parameter: RingParameter
+    let text: String?
+
+    @inline(__always)
+    mutating func visit<Codec: ParameterCodec>(
+        _ parameter: RingParameter, _ field: WritableKeyPath<RingSpec, Codec.Value>, _ codec: Codec,
+        _ about: @autoclosure () -> ParameterAbout, in spec: inout RingSpec
+    ) throws(RingSpecError) {
+        guard parameter == self.parameter else { return }
+        spec[keyPath: field] = try codec.read(text, parameter)
     }
 }
 /// A set of parameter positions: one bit each in as many 64-bit words as the contract needs,
@@ -99,8 +107,9 @@ struct ParameterSet {
     private var words: (UInt64, UInt64) = (0, 0)
 
     /// Adds `position`; false when it was there already.
+    @inline(__always)
     mutating func insert(_ position: Int) -> Bool {
-        precondition(position < Self.capacity, "ParameterSet holds \(Self.capacity) parameters")
+        precondition(position < Self.capacity, "ParameterSet holds 128 parameters")
         let bit = UInt64(1) << UInt64(position & 63)
         if position < 64 {
             defer { words.0 |= bit }
@@ -110,6 +119,7 @@ struct ParameterSet {
         return words.1 & bit == 0
     }
 
+    @inline(__always)
     func contains(_ position: Int) -> Bool {
         (position < 64 ? words.0 : words.1) & UInt64(1) << UInt64(position & 63) != 0
     }

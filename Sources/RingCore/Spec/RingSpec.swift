@@ -156,12 +156,12 @@ public struct RingSpec: Sendable, Hashable {
         list.count == 1 ? list[0] : index < list.count ? list[index] : fallback
     }
 
-    /// The bar thickness in px.
-    public var resolvedWidth: Double { width ?? Double(size) / 10 }
+    /// The bar thickness in px, its default from the table.
+    public var resolvedWidth: Double { width ?? DerivedLength.width.value(in: self) }
     /// The track thickness in px.
-    public var resolvedTrackWidth: Double { trackWidth ?? resolvedWidth }
-    /// `segmentGap` with its default: size/40, 3 px at the default size.
-    public var resolvedSegmentGap: Double { segmentGap ?? Double(size) / 40 }
-    /// `gap` with its default: size/60, 2 px at the default size.
-    public var resolvedGap: Double { gap ?? Double(size) / 60 }
+    public var resolvedTrackWidth: Double { trackWidth ?? DerivedLength.trackWidth.value(in: self) }
+    /// `segmentGap` with its default.
+    public var resolvedSegmentGap: Double { segmentGap ?? DerivedLength.segmentGap.value(in: self) }
+    /// `gap` with its default.
+    public var resolvedGap: Double { gap ?? DerivedLength.gap.value(in: self) }
 }
