@@ -177,33 +177,34 @@ public final class RingService: HTTPResponder {
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
             return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
-        let spec: RingSpec
+        var spec: RingSpec
         do {
             spec = try RingSpec(query: query.text)
         } catch {
             return .now(
                 errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
         }
-        let digest = spec.digest
+        let digest = RingSpec.digest(of: &spec)
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
         if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
             return .now(Self.select(entry, for: request), hit: false)
         }
+        let image: RingImage
+        do throws(RingImage.Refusal) {
+            image = try RingImage(valid: spec, format: format.image, digest: digest, limits: configuration.raster)
+        } catch {
+            return .now(
+                errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
+        }
         let cost: Double
-        var scene: RingScene?
         var pixels: Int?
         var gate: RenderGate?
         switch format {
         case .svg:
             cost = RenderCost.microseconds(spec)
         case .png:
-            let drawn = RingScene(spec: spec)
-            if let refusal = configuration.raster.refusal(drawn, scale: spec.scale) {
-                return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
-            }
-            let (width, height) = RingRasterizer.pixelSize(of: drawn, scale: spec.scale)
-            scene = drawn
+            let (width, height) = image.pixelSize
             pixels = width * height
             cost = RenderCost.microseconds(spec, pngPixels: width * height)
             if width * height > configuration.pngGatePixels { gate = pngRenders }
@@ -214,17 +215,13 @@ public final class RingService: HTTPResponder {
                 + "\(Self.milliseconds(cost)) to render, past the limit of \(configuration.maxRenderMilliseconds) ms"
             return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
-        let etag = Self.etag("r", format, scale: spec.scale, digest)
+        let headers = ringHeaders[Int(format.rawValue)]
         guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
-            let entry = RenderJob.entry(
-                spec: spec, digest: digest, scene: scene, etag: etag, headers: ringHeaders[Int(format.rawValue)],
-                metrics: metrics)
+            let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
             cache.insert(entry, key: key, query: query)
             return .now(Self.select(entry, for: request), hit: false)
         }
-        let job = RenderJob(
-            spec: spec, digest: digest, scene: scene, etag: etag, headers: ringHeaders[Int(format.rawValue)],
-            metrics: metrics)
+        let job = RenderJob(image: image, headers: headers, metrics: metrics)
         let waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
         switch pool.submit(key, waiter: waiter, gate: gate, render: job.entry) {
         case .queued, .joined:
@@ -238,39 +235,30 @@ public final class RingService: HTTPResponder {
         }
     }
 
-    /// One ring to render, on the loop or on a render thread: an SVG, or the PNG of `scene`.
+    /// One ring to render, on the loop or on a render thread.
     private struct RenderJob: Sendable {
-        var spec: RingSpec
-        var digest: RingDigest
-        var scene: RingScene?
-        var etag: String
+        var image: RingImage
         var headers: ImageHeaders
         var metrics: Metrics
 
         /// Past the size whose buffers a render thread keeps (RenderScratch): about 300 px a side.
-        static func isLarge(_ scene: RingScene, scale: Int) -> Bool {
-            let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
-            return width * height > 90_000
+        static func isLarge(_ image: RingImage) -> Bool {
+            let (width, height) = image.pixelSize
+            return image.format == .png && width * height > 90_000
         }
 
         @Sendable func entry() -> ResponseCache.Entry {
-            Self.entry(spec: spec, digest: digest, scene: scene, etag: etag, headers: headers, metrics: metrics)
+            Self.entry(image: image, headers: headers, metrics: metrics)
         }
 
         /// The render itself, from borrowed parts: the inline path calls it without making a job.
-        static func entry(
-            spec: RingSpec, digest: RingDigest, scene: RingScene?, etag: String,
-            headers: ImageHeaders, metrics: Metrics
-        ) -> ResponseCache.Entry {
+        static func entry(image: RingImage, headers: ImageHeaders, metrics: Metrics) -> ResponseCache.Entry {
             let started = MonotonicClock.now()
-            let body =
-                if let scene { RingRasterizer.png(scene, scale: spec.scale) } else {
-                    RingRenderer.render(spec, digest: digest)
-                }
+            let body = image.render()
             metrics.recordRender(seconds: MonotonicClock.now() - started)
             // A large render's buffers are gone now: give their pages back at once.
-            if let scene, Self.isLarge(scene, scale: spec.scale) { MemoryPolicy.releaseFreeMemory() }
-            return RingService.makeEntry(body: body, etag: etag, shared: headers)
+            if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
+            return RingService.makeEntry(body: body, etag: image.entityTag, shared: headers)
         }
     }
 
@@ -323,7 +311,7 @@ public final class RingService: HTTPResponder {
         let body =
             format == .svg ? ErrorImage.render(message: message, box: box) : ErrorImage.png(message: message, box: box)
         let entry = Self.makeEntry(
-            body: body, etag: Self.etag("e", format, scale: box.scale, digest),
+            body: body, etag: RingImage.entityTag("e", format.image, scale: box.scale, digest),
             shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
         cache.insert(entry, key: key, query: query)
         return Self.select(entry, for: request)
@@ -363,28 +351,6 @@ public final class RingService: HTTPResponder {
     private static let preconditionFailed = HTTPResponse.text(
         .preconditionFailed, "precondition failed\n", headers: commonHeaders)
 
-    /// A strong ETag: `r` for a ring or `e` for an error image, the format's renderer version,
-    /// the format (with a PNG's scale past 1, as `png@2x`) and the 128-bit digest, so a new
-    /// renderer invalidates every copy of its format downstream and two different images never
-    /// share a tag.
-    private static func etag(_ kind: StaticString, _ format: ImageFormat, scale: Int, _ digest: RingDigest) -> String {
-        var writer = ByteWriter(capacity: 64)
-        writer.append("\"")
-        writer.append(kind)
-        writer.append(integer: format.rendererVersion)
-        writer.append("-")
-        writer.append(format.tag)
-        if format == .png, scale > 1 {
-            writer.append("@")
-            writer.append(integer: scale)
-            writer.append("x")
-        }
-        writer.append("-")
-        digest.write(hexInto: &writer)
-        writer.append("\"")
-        return writer.text
-    }
-
     /// Header values stay printable ASCII: `…` becomes `...`, anything else is escaped.
     static func headerSafe(_ text: String) -> String {
         var result = ""
@@ -409,10 +375,10 @@ public final class RingService: HTTPResponder {
 
         init(format: ImageFormat, cacheControl: String) {
             let cache = [("Cache-Control", cacheControl)]
-            lastModified = format.versionDate
+            lastModified = format.image.versionDate
             ok = HTTPHeaderBlock(
                 [("Content-Type", format.contentType)] + cache
-                    + [("Last-Modified", HTTPDate.format(format.versionDate))] + RingService.imageHeaders)
+                    + [("Last-Modified", HTTPDate.format(format.image.versionDate))] + RingService.imageHeaders)
             notModified = HTTPHeaderBlock(cache + RingService.imageHeaders)
         }
     }
@@ -445,28 +411,11 @@ enum ImageFormat: UInt8, CaseIterable {
         }
     }
 
-    /// The version of the renderer that writes this format: each moves on its own, so a
-    /// change to the PNG engine moves only PNG ETags.
-    var rendererVersion: Int {
+    /// The library's name for the format, which knows its renderer version.
+    var image: RingImage.Format {
         switch self {
-        case .svg: RingRenderer.version
-        case .png: RingRasterizer.version
-        }
-    }
-
-    /// When ``rendererVersion`` began: every image's `Last-Modified` in this format.
-    var versionDate: Int {
-        switch self {
-        case .svg: RingRenderer.versionDate
-        case .png: RingRasterizer.versionDate
-        }
-    }
-
-    /// The format's part of an ETag.
-    var tag: StaticString {
-        switch self {
-        case .svg: "svg"
-        case .png: "png"
+        case .svg: .svg
+        case .png: .png
         }
     }
 

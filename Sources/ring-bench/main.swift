@@ -81,12 +81,19 @@ if CommandLine.arguments.contains("--miss-work") {
     exit(0)
 }
 
+/// A parsed spec's SVG, the way the service renders it.
+func svg(_ spec: RingSpec) -> [UInt8] {
+    var spec = spec
+    let digest = RingSpec.digest(of: &spec)
+    return try! RingImage(valid: spec, format: .svg, digest: digest, limits: RasterLimits()).render()
+}
+
 /// `--profile N`: only parse and render the default ring N times, for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 1])
 {
     var bytes = 0
-    for _ in 0..<count { bytes &+= RingRenderer.render(try! RingSpec(query: "p=72")).count }
+    for _ in 0..<count { bytes &+= svg(try! RingSpec(query: "p=72")).count }
     print("\(count) rings, \(bytes) bytes")
     exit(0)
 }

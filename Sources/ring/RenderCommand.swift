@@ -92,19 +92,13 @@ enum RenderCommand {
         var status: Int32 = 0
         do {
             let spec = try RingSpec(query: String(query))
-            switch chosen {
-            case .svg:
-                bytes = RingRenderer.render(spec)
-            case .png:
-                let scene = RingScene(spec: spec)
-                if let refusal = RasterLimits().refusal(scene, scale: spec.scale) {
-                    print("ring: \(refusal)", to: &stderr)
-                    guard errorImage else { return 1 }
-                    bytes = errorBytes(refusal, chosen, query: String(query))
-                    status = 1
-                } else {
-                    bytes = RingRasterizer.png(scene, scale: spec.scale)
-                }
+            do throws(RingImage.Refusal) {
+                bytes = try RingImage(spec: spec, format: chosen == .svg ? .svg : .png).render()
+            } catch {
+                print("ring: \(error)", to: &stderr)
+                guard errorImage else { return 1 }
+                bytes = errorBytes(error.message, chosen, query: String(query))
+                status = 1
             }
         } catch {
             print("ring: \(error)", to: &stderr)

@@ -15,7 +15,13 @@ public enum RingRenderer {
     public static func render(_ spec: consuming RingSpec, digest: RingDigest? = nil) -> [UInt8] {
         var spec = spec
         let digest = digest ?? RingSpec.digest(of: &spec)
-        let writer = SVGWriter(scene: RingScene(spec: spec), digest: digest)
+        return render(scene: RingScene(spec: spec), digest: digest)
+    }
+
+    /// The SVG document of `scene`, whose ids carry `digest` (``RingImage`` builds the scene
+    /// once for either format).
+    public static func render(scene: RingScene, digest: RingDigest) -> [UInt8] {
+        let writer = SVGWriter(scene: scene, digest: digest)
         // Written into stack scratch, then copied once into the array: one allocation per ring.
         // A ring that outgrows the scratch (long gradients) moves to the heap.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in

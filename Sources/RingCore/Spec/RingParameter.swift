@@ -1,8 +1,8 @@
 /// The names of the URL query parameters: the public contract, in canonical-key order. Any
 /// other name is ignored.
 ///
-/// Each parameter is declared once, in the table (``declare(to:in:)``): its field, grammar,
-/// range, default, normalisation and help. The parser, validation, the canonical key, error
+/// Each parameter is declared once, in the table below (``declare(to:in:)``): its field,
+/// grammar, range, default, normalisation and help. The parser, validation, the canonical key, error
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
@@ -19,101 +19,168 @@ public enum RingParameter: String, Sendable, CaseIterable {
     public var definition: Definition {
         Definition.all[Self.ordered.firstIndex(of: self)!]
     }
+}
 
-    /// The docs section a parameter is described in, in page order.
-    public enum Group: String, Sendable, CaseIterable {
-        case value, shape, size, colour, text, effects
-    }
-
-    /// What a parameter accepts, for help texts, the docs and the playground's controls.
-    public enum Kind: Sendable, Equatable {
-        /// A plain decimal, within `range` when one is given.
-        case decimal(range: ClosedRange<Double>?)
-        /// A length in px whose upper bound follows `size`.
-        case length(LengthLimit)
-        case integer(range: ClosedRange<Int>)
-        /// `1/0`, `true/false`, `yes/no`, `on/off`; a bare name is true.
-        case boolean
-        case keyword([String])
-        /// A colour; `light` and `dark` are what the ring draws in each scheme when none is
-        /// given (nil: nothing).
-        case color(light: RingColor?, dark: RingColor?, allowsNone: Bool)
-        /// A comma-separated list of colours, as many as `count` allows.
-        case colors(count: ClosedRange<Int>)
-        /// A base colour and `steps` comma-separated `value:colour` pairs.
-        case thresholds(steps: ClosedRange<Int>)
-        /// Text of at most `limit` Unicode scalars.
-        case text(limit: Int)
-    }
-
-    /// One parameter, declared once. A class, so walking the table moves references, not
-    /// copies of its strings.
-    public final class Definition: Sendable {
-        public let parameter: RingParameter
-        public let group: Group
-        /// A short human name, as a form label: `Bar colour`.
-        public let title: String
-        /// What it does, in a few words: `bar colour along the arc`.
-        public let summary: String
-        public let kind: Kind
-        /// The values it takes, as the docs and the help show them.
-        public let values: String
-        /// What applies when it is absent: `120`, `size/10`, `required`.
-        public let defaultText: String
-        /// The value that spells the default out, when one does: `120` for `size`, nil for
-        /// `width` (whose default follows `size`).
-        public let defaultValue: String?
-        /// A valid value other than the default, for docs and tests.
-        public let example: String
-        /// The parameter takes one value for every ring or a comma-separated list of one per
-        /// ring, each item of `kind` (`p` always has one per ring).
-        public let perRing: Bool
-        /// Whether the value enters the canonical key, the digest and the ETag (all but `scale`).
-        public let identifiesRing: Bool
-
-        public var name: String { parameter.rawValue }
-        /// The name's bytes, for matching query bytes without building a `String`.
-        let nameBytes: [UInt8]
-
-        init<Codec: ParameterCodec>(_ parameter: RingParameter, _ codec: Codec, _ about: ParameterAbout) {
-            self.parameter = parameter
-            self.group = about.group
-            self.title = about.title
-            self.summary = about.summary
-            self.kind = codec.kind
-            self.values = codec.values
-            self.defaultText = about.defaultText ?? codec.defaultText ?? "none"
-            self.defaultValue = codec.defaultLiteral
-            self.example = about.example
-            self.perRing = codec.perRing
-            self.identifiesRing = codec.identifiesRing
-            self.nameBytes = Array(parameter.rawValue.utf8)
-        }
+extension RingParameter {
+    /// The parameter table: every parameter of the contract, in ``RingParameter`` order (the
+    /// order of the canonical key), each declared once with its field, its codec (grammar,
+    /// range, default, normalisation) and its help.
+    ///
+    /// The parser, validation, normalisation, the canonical key, ``Definition/all`` (help
+    /// texts, the playground, docs/parameters.md) are each a visitor walked over this list.
+    /// `ParameterTableTests` fails when a case is missing here or out of order, and checks
+    /// every declaration against what the parser does. Rules between parameters are not
+    /// here: they are declared once in `RingSpec+Validation.swift`.
+    @inline(__always)
+    static func declare<Visitor: ParameterVisitor & ~Copyable>(to v: inout Visitor, in spec: inout RingSpec)
+        throws(Visitor.Failure)
+    {
+        try v.visit(
+            .p, \.values, PerRing(DecimalGrammar(), .required),
+            ParameterAbout(
+                .value, "Value", "the value; a list draws concentric rings, the first outermost", example: "50",
+                default: "required"),
+            in: &spec)
+        try v.visit(
+            .min, \.minimum, PerRing(DecimalGrammar(), .item(0)),
+            ParameterAbout(.value, "Min", "the value at an empty ring; below max", example: "-10"), in: &spec)
+        try v.visit(
+            .max, \.maximum, PerRing(DecimalGrammar(), .item(100)),
+            ParameterAbout(.value, "Max", "the value at a full ring; above min", example: "250"), in: &spec)
+        try v.visit(
+            .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
+            ParameterAbout(.shape, "Gap", "fraction of the circle left open, centred opposite start", example: "0.25"),
+            in: &spec)
+        try v.visit(
+            .half, \.half, Standard(FlagGrammar(), false),
+            ParameterAbout(
+                .shape, "Half gauge", "semicircle gauge from 9 over 12 to 3 o'clock, cropped to the upper half",
+                example: "1", default: "false"), in: &spec)
+        try v.visit(
+            .start, \.start, Standard(DecimalGrammar(turns: true), 0),
+            ParameterAbout(.shape, "Start angle", "rotation in degrees, clockwise from 12 o'clock", example: "90"),
+            in: &spec)
+        try v.visit(
+            .dir, \.direction, Standard(KeywordGrammar<RingSpec.Direction>(), .cw),
+            ParameterAbout(.shape, "Direction", "direction the bar grows", example: "ccw"), in: &spec)
+        try v.visit(
+            .segments, \.segments, Absent(CountGrammar(range: RingLimits.segments)),
+            ParameterAbout(.shape, "Segments", "the arc split into equal segments with gaps", example: "5"), in: &spec)
+        try v.visit(
+            .segmentGap, \.segmentGap, Absent(LengthGrammar(limit: RingLimits.segmentGap, absence: .segmentGap)),
+            ParameterAbout(.shape, "Segment gap", "gap between segments in px, along the centre line", example: "6"),
+            in: &spec)
+        try v.visit(
+            .size, \.size, Standard(CountGrammar(range: RingLimits.size), 120),
+            ParameterAbout(.size, "Size", "image width (and height, unless half) in px", example: "200"), in: &spec)
+        try v.visit(
+            .scale, \.scale, Standard(CountGrammar(range: RingLimits.scale), 1, identifiesRing: false),
+            ParameterAbout(
+                .size, "PNG scale", "pixel multiplier of /ring.png; no effect on SVG", example: "2",
+            ), in: &spec)
+        try v.visit(
+            .width, \.width, Absent(LengthGrammar(limit: RingLimits.strokeWidth, absence: .width)),
+            ParameterAbout(.size, "Bar width", "bar thickness in px", example: "20"), in: &spec)
+        try v.visit(
+            .trackWidth, \.trackWidth, Absent(LengthGrammar(limit: RingLimits.strokeWidth, absence: .trackWidth)),
+            ParameterAbout(.size, "Track width", "track thickness in px", example: "6"), in: &spec)
+        try v.visit(
+            .gap, \.gap, Absent(LengthGrammar(limit: RingLimits.ringGap, absence: .gap)),
+            ParameterAbout(.size, "Ring gap", "space between concentric rings in px", example: "6"), in: &spec)
+        try v.visit(
+            .color, \.colors,
+            PerRing(ColorGrammar.bar, .empty),
+            ParameterAbout(
+                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar.bar.schemeText), in: &spec
+        )
+        try v.visit(
+            .gradient, \.gradient, Standard(ColorListGrammar(count: RingLimits.gradientColors), []),
+            ParameterAbout(
+                .colour, "Gradient", "bar colour along the arc, from the first colour to the last; overrides color",
+                example: "22c55e,ef4444"), in: &spec)
+        try v.visit(
+            .track, \.tracks, PerRing(TrackGrammar(colors: .track), .item(.standard)),
+            ParameterAbout(
+                .colour, "Track colour", "track (remaining part) colour", example: "none",
+                default: ColorGrammar.track.schemeText), in: &spec)
+        try v.visit(
+            .thresholds, \.thresholds, Absent(ThresholdsGrammar(steps: RingLimits.thresholdSteps)),
+            ParameterAbout(
+                .colour, "Thresholds", "bar colour by value: BASE below the first step",
+                example: "ef4444,50:eab308,80:22c55e"), in: &spec)
+        try v.visit(
+            .fill, \.fill, Absent(ColorGrammar(), allowsNone: true),
+            ParameterAbout(.colour, "Fill", "disc inside the ring", example: "eef6ff"), in: &spec)
+        try v.visit(
+            .bg, \.background, Absent(ColorGrammar(), allowsNone: true),
+            ParameterAbout(.colour, "Background", "background of the whole image", example: "0d1117"), in: &spec)
+        try v.visit(
+            .outline, \.outline, Absent(ColorGrammar(), allowsNone: true),
+            ParameterAbout(
+                .colour, "Outline", "thin rings along the outer and inner edge of the track", example: "8b949e"),
+            in: &spec)
+        try v.visit(
+            .cap, \.cap, Standard(KeywordGrammar<RingSpec.Cap>(), .round),
+            ParameterAbout(.shape, "Caps", "bar ends", example: "butt"), in: &spec)
+        try v.visit(
+            .label, \.label, LabelCodec(text: TextGrammar(limit: RingLimits.labelScalars, placeholders: true)),
+            ParameterAbout(.text, "Label", "centre text", example: "{p} done"), in: &spec)
+        try v.visit(
+            .labelColor, \.labelColor,
+            Absent(LabelColorGrammar(colors: .label)),
+            ParameterAbout(
+                .colour, "Label colour", "label colour; bar: the bar's colour", example: "cf222e",
+                default: ColorGrammar.label.schemeText),
+            in: &spec)
+        try v.visit(
+            .caption, \.caption, Absent(TextGrammar(limit: RingLimits.captionScalars, placeholders: true)),
+            ParameterAbout(.text, "Caption", "a second, smaller line under the label", example: "coverage"),
+            in: &spec)
+        try v.visit(
+            .captionColor, \.captionColor, Absent(ColorGrammar.caption),
+            ParameterAbout(
+                .colour, "Caption colour", "caption colour", example: "0969da", default: ColorGrammar.caption.schemeText
+            ), in: &spec)
+        try v.visit(
+            .decimals, \.decimals, Standard(CountGrammar(range: RingLimits.decimals), 0),
+            ParameterAbout(.value, "Decimals", "digits after the point in the percentage", example: "2"), in: &spec)
+        try v.visit(
+            .theme, \.theme, Standard(KeywordGrammar<RingSpec.Theme>(), .auto),
+            ParameterAbout(.effects, "Theme", "colour scheme", example: "dark"), in: &spec)
+        try v.visit(
+            .anim, \.animation, Standard(DecimalGrammar(range: RingLimits.animation), 0),
+            ParameterAbout(
+                .effects, "Animation", "seconds of a fill-in animation when the image loads; 0 is static",
+                example: "1.5"), in: &spec)
+        try v.visit(
+            .shadow, \.shadow, Standard(FlagGrammar(), false),
+            ParameterAbout(.effects, "Shadow", "soft drop shadow under the bar", example: "1", default: "false"),
+            in: &spec)
+        try v.visit(
+            .title, \.title, Absent(TextGrammar(limit: RingLimits.titleScalars, placeholders: false)),
+            ParameterAbout(
+                .text, "Title", "accessible name (<title> and aria-label)", example: "Coverage",
+                default: "the percentage"),
+            in: &spec)
     }
 }
 
-extension RingParameter.Definition {
-    /// Every parameter's declaration, in contract order: the table, described.
-    public static let all: [RingParameter.Definition] = {
-        var describer = Describer()
-        var spec = RingSpec(values: [])
-        RingParameter.declare(to: &describer, in: &spec)
-        return describer.definitions
-    }()
+extension DerivedLength {
+    /// `width`: a tenth of the size, 12 px at the default size.
+    static let width = DerivedLength.sizeOver(10)
+    /// `trackWidth`: the bar's.
+    static let trackWidth = DerivedLength.barWidth
+    /// `gap` between concentric rings: size/60, 2 px at the default size.
+    static let gap = DerivedLength.sizeOver(60)
+    /// `segmentGap`: size/40, 3 px at the default size.
+    static let segmentGap = DerivedLength.sizeOver(40)
+}
 
-    /// Each parameter's name bytes, by position: the parser matches every name of every query
-    /// against these.
-    static let names: [[UInt8]] = all.map(\.nameBytes)
-
-    private struct Describer: ParameterVisitor {
-        typealias Failure = Never
-        var definitions: [RingParameter.Definition] = []
-
-        mutating func visit<Codec: ParameterCodec>(
-            _ parameter: RingParameter, _ field: WritableKeyPath<RingSpec, Codec.Value>, _ codec: Codec,
-            _ about: @autoclosure () -> ParameterAbout, in spec: inout RingSpec
-        ) {
-            definitions.append(RingParameter.Definition(parameter, codec, about()))
-        }
-    }
+extension ColorGrammar {
+    /// What the bar, the track, the label and the caption draw when no colour is given, per
+    /// scheme.
+    static let bar = ColorGrammar(light: DefaultColors.bar, dark: DefaultColors.bar)
+    static let track = ColorGrammar(light: DefaultColors.lightTrack, dark: DefaultColors.darkTrack)
+    static let label = ColorGrammar(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel)
+    static let caption = ColorGrammar(light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption)
 }

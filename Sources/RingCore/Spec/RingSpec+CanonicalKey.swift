@@ -22,7 +22,7 @@ extension RingSpec {
 
     /// ``digest`` of a spec the caller can lend mutably, so the walk over the table reads its
     /// fields in place rather than from a copy (nothing is changed). The render path uses it.
-    static func digest(of spec: inout RingSpec) -> RingDigest {
+    package static func digest(of spec: inout RingSpec) -> RingDigest {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
             var writer = ByteWriter(scratch: scratch)
             writeCanonicalKey(of: &spec, into: &writer)

@@ -111,6 +111,14 @@ extension RingSpec {
     /// Drops values that only restate a default, so two queries for the same ring give equal
     /// specs, and equal specs give equal canonical keys: each value as its codec normalises
     /// it, then what other parameters make meaningless.
+    /// This spec with what only restates a default dropped: what ``init(query:)`` gives for
+    /// the same ring. ``canonicalKey`` and ``digest`` are those of the normalised spec.
+    public func normalized() -> RingSpec {
+        var spec = self
+        spec.normalize()
+        return spec
+    }
+
     mutating func normalize() {
         var normalizer = Normalizer()
         RingParameter.declare(to: &normalizer, in: &self)

@@ -1,6 +1,6 @@
 // Renders one ring through the library: the query a URL would carry, parsed and validated into a
-// spec, written as SVG and as PNG (with the server's render limits), with the digest a cache or
-// an ETag would use. Usage: ring-example QUERY DIRECTORY (writes ring.svg and ring.png there).
+// spec, written as SVG and as PNG (with the server's render limits), with the digest and the ETag
+// a cache would use. Usage: ring-example QUERY DIRECTORY (writes ring.svg and ring.png there).
 import Foundation
 import RingCore
 import RingRaster
@@ -19,14 +19,18 @@ do {
     exit(1)
 }
 let directory = URL(fileURLWithPath: arguments[2])
-let svg = RingRenderer.render(spec)
-try Data(svg).write(to: directory.appendingPathComponent("ring.svg"))
-
-let scene = RingScene(spec: spec)
-if let refusal = RasterLimits().refusal(scene, scale: spec.scale) {
-    FileHandle.standardError.write(Data("ring-example: \(refusal)\n".utf8))
-    exit(1)
+var sizes: [String] = []
+for format in RingImage.Format.allCases {
+    // RingImage enforces the render limits (a PNG's pixel size and memory) before drawing.
+    let image: RingImage
+    do {
+        image = try RingImage(spec: spec, format: format)
+    } catch {
+        FileHandle.standardError.write(Data("ring-example: \(error)\n".utf8))
+        exit(1)
+    }
+    let bytes = image.render()
+    try Data(bytes).write(to: directory.appendingPathComponent("ring.\(format.rawValue)"))
+    sizes.append("\(format.rawValue) \(bytes.count) B \(image.entityTag)")
 }
-let png = RingRasterizer.png(scene, scale: spec.scale)
-try Data(png).write(to: directory.appendingPathComponent("ring.png"))
-print("\(spec.canonicalKey) \(spec.digest) svg \(svg.count) B png \(png.count) B")
+print("\(spec.canonicalKey) \(spec.digest) " + sizes.joined(separator: " "))
