@@ -20,8 +20,10 @@ let package = Package(
         // System headers that Swift's Glibc module leaves out (epoll, accept4, eventfd); on
         // Darwin only thread naming.
         .target(name: "CSystem"),
+        // The byte classes of the URI and HTTP grammars, shared by the HTTP and query parsers.
+        .target(name: "ByteGrammar", swiftSettings: swiftSettings),
         // Pure: query -> RingSpec -> geometry -> SVG bytes. No I/O.
-        .target(name: "RingCore", swiftSettings: swiftSettings),
+        .target(name: "RingCore", dependencies: ["ByteGrammar"], swiftSettings: swiftSettings),
         // The system zlib (deflate and CRC-32 for PNG).
         .systemLibrary(name: "CZlib"),
         // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/make-glyphs.py).
@@ -30,7 +32,7 @@ let package = Package(
         .target(
             name: "RingRaster", dependencies: ["RingCore", "RingFontData", "CZlib"], swiftSettings: swiftSettings),
         // HTTP/1.1 over epoll (Linux) or Dispatch (anywhere); knows nothing about rings.
-        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: swiftSettings),
+        .target(name: "HTTPServer", dependencies: ["ByteGrammar", "CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(
             name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem"],
@@ -49,6 +51,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RingCoreTests", dependencies: ["RingCore", "RingTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ByteGrammarTests", dependencies: ["ByteGrammar"], swiftSettings: swiftSettings),
         // A raw-socket HTTP client shared by the server and service tests.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(

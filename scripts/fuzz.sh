@@ -4,8 +4,9 @@
 #   scripts/fuzz.sh http|query|raster [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
-# provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. For raster, RingCore
-# is built first as an instrumented module of its own, and the font table and zlib are linked in. Findings land in
+# provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. ByteGrammar (and
+# for raster, RingCore) is built first as an instrumented module of its own; for raster the font
+# table and zlib are linked in too. Findings land in
 # .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
 # test.
 set -euo pipefail
@@ -14,7 +15,11 @@ target=${1:?usage: scripts/fuzz.sh http|query|raster [SECONDS]}
 seconds=${2:-60}
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"
-extra=()
+# ByteGrammar, which both the HTTP and the query parser import, as an instrumented module of its own.
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ByteGrammar -package-name ring \
+    -emit-module -emit-module-path "$out/ByteGrammar.swiftmodule" -emit-library -static \
+    -o "$out/libByteGrammar.a" Sources/ByteGrammar/*.swift
+extra=(-I "$out")
 case "$target" in
     http)
         sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
@@ -25,17 +30,17 @@ case "$target" in
         sources=($(find Sources/RingRaster -name '*.swift') Tests/Fuzz/RingRasterFuzz.swift)
         swiftc -O -sanitize=fuzzer,address -parse-as-library \
             -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
-            -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
+            -I "$out" -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
         clang -O1 -fsanitize=address -c Sources/RingFontData/glyphs.c -I Sources/RingFontData/include \
             -o "$out/glyphs.o"
         printf 'module RingFontData {\n    header "%s"\n    export *\n}\n' \
             "$PWD/Sources/RingFontData/include/RingFontData.h" > "$out/module.modulemap"
-        extra=(-I "$out" -I Sources/CZlib "$out/libRingCore.a" "$out/glyphs.o" -lz) ;;
+        extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/glyphs.o" -lz) ;;
     *) echo "fuzz.sh: unknown target '$target' (http, query or raster)" >&2; exit 2 ;;
 esac
 binary=$out/fuzz-$target
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
-    "${sources[@]}" "${extra[@]}" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
+    "${sources[@]}" "${extra[@]}" "$out/libByteGrammar.a" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
 export SWIFT_BACKTRACE=enable=no

@@ -33,28 +33,28 @@ import Synchronization
 /// poller's `wake()` is touched only in the poller's serial context.
 final class EventLoop: PollHandler, @unchecked Sendable {
     /// This loop's position, 0..<eventLoops; requests carry it to the responder.
-    private let index: Int
-    private let configuration: ServerConfiguration
+    let index: Int
+    let configuration: ServerConfiguration
     private let limits: HTTPRequestParser.Limits
-    private let responder: any HTTPResponder
-    private let statistics: ServerStatistics
-    private let poller: any Poller
-    private let mailbox: ReplyMailbox
-    private var listener: Int32?
+    let responder: any HTTPResponder
+    let statistics: ServerStatistics
+    let poller: any Poller
+    let mailbox: ReplyMailbox
+    var listener: Int32?
     /// The listening descriptor as made, for ``requestStop()`` to shut down from any thread.
     private let listenerDescriptor: Int32
     private let listenerShutDown = Atomic<Bool>(false)
-    private var connections: [Int32: Connection] = [:]
+    var connections: [Int32: Connection] = [:]
     private var nextSerial: UInt64 = 0
     /// Connections with complete requests left for another turn, in the order they ran out.
-    private var turns: [Connection] = []
-    private var date = HTTPDate()
-    private let readBuffer: UnsafeMutableRawBufferPointer
+    var turns: [Connection] = []
+    var date = HTTPDate()
+    let readBuffer: UnsafeMutableRawBufferPointer
     private let stopRequested = Atomic<Bool>(false)
     private let sweepRequested = Atomic<Bool>(false)
-    private var draining = false
-    private var drainDeadline = Double.infinity
-    private var acceptPausedUntil: Double?
+    var draining = false
+    var drainDeadline = Double.infinity
+    var acceptPausedUntil: Double?
 
     init(
         index: Int, listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder,
@@ -165,7 +165,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
 
     // MARK: Accepting
 
-    private func acceptConnections(now: Double) {
+    func acceptConnections(now: Double) {
         guard let listener else { return }
         while true {
             let fd = SocketCalls.acceptNonBlocking(listener)
@@ -199,259 +199,6 @@ final class EventLoop: PollHandler, @unchecked Sendable {
             statistics.open.add(1, ordering: .relaxed)
             nextSerial &+= 1
             connections[fd] = Connection(fd: fd, serial: nextSerial, limits: limits, now: now, interest: .readable)
-        }
-    }
-
-    // MARK: Serving a connection
-
-    private func service(_ connection: Connection, _ event: PollEvent, now: Double) {
-        if event.failed {
-            apply(.ioFailed, to: connection, now: now)
-            return
-        }
-        if event.writable {
-            serve(connection, now: now)
-            guard isCurrent(connection) else { return }
-        }
-        if event.readable {
-            receive(connection, toEnd: event.readToEnd, now: now)
-        }
-    }
-
-    private func isCurrent(_ connection: Connection) -> Bool { connections[connection.fd] === connection }
-
-    /// Reads what arrived and answers it. With `toEnd`, reads until the socket would block, the
-    /// connection ends, or it stops reading (output backed up, a response awaited, turn over).
-    ///
-    /// One turn's budget covers everything read here: with `toEnd` (Dispatch), a client that
-    /// sends its next request as soon as it has an answer would otherwise be served again and
-    /// again within one event while every other connection of the loop waited.
-    private func receive(_ connection: Connection, toEnd: Bool, now: Double) {
-        var budget = max(1, configuration.maxRequestsPerTurn)
-        while true {
-            let count = recv(connection.fd, readBuffer.baseAddress, readBuffer.count, 0)
-            if count > 0 {
-                if connection.state.discardsInput {  // after our FIN
-                    if toEnd { continue } else { return }
-                }
-                if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
-                connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-                serve(connection, budget: &budget, now: now)
-                guard toEnd, isCurrent(connection), connection.interest.contains(.readable) else { return }
-            } else if count == 0 {
-                apply(.endOfInput(idle: connection.isIdle), to: connection, now: now)
-                // Half-closed: answer what arrived; the last answer closes.
-                if isCurrent(connection) { serve(connection, now: now) }
-                return
-            } else if errno == EINTR {
-                continue
-            } else {
-                if errno != EAGAIN, errno != EWOULDBLOCK { apply(.ioFailed, to: connection, now: now) }  // ECONNRESET…
-                return
-            }
-        }
-    }
-
-    /// One turn of a connection: writes what is queued and, each time the output is out,
-    /// answers buffered requests, up to `maxRequestsPerTurn` of them; then settles interest.
-    private func serve(_ connection: Connection, now: Double) {
-        var budget = max(1, configuration.maxRequestsPerTurn)
-        serve(connection, budget: &budget, now: now)
-    }
-
-    /// Part of a turn whose requests are counted in `budget`; a connection that spends it with
-    /// requests left waits for its next turn.
-    private func serve(_ connection: Connection, budget: inout Int, now: Double) {
-        while true {
-            while connection.hasPendingOutput {
-                let count = connection.output.send(to: connection.fd)
-                if count > 0 { continue }
-                if count < 0, errno == EINTR { continue }
-                if count < 0, errno == EAGAIN || errno == EWOULDBLOCK {
-                    if connection.writeBlockedSince == nil { connection.writeBlockedSince = now }
-                    updateInterest(connection, now: now)
-                    return
-                }
-                apply(.ioFailed, to: connection, now: now)  // EPIPE, ECONNRESET
-                return
-            }
-            if connection.awaited == nil { connection.writeBlockedSince = nil }
-            let (state, action) = connection.state.next(on: .flushed(at: now))
-            connection.state = state
-            guard action == .answerBuffered else {
-                perform(action, on: connection, now: now)
-                return
-            }
-            if connection.parser.hasPartialRequest {
-                answerRequests(connection, budget: &budget, now: now)
-                guard isCurrent(connection) else { return }
-            }
-            if connection.hasPendingOutput { continue }
-            if connection.state == .peerClosed, !connection.holdsRequests {
-                // Nothing left to answer: what remains buffered is a head that can never end.
-                apply(.endOfInput(idle: true), to: connection, now: now)
-            } else {
-                updateInterest(connection, now: now)
-            }
-            return
-        }
-    }
-
-    /// Answers complete buffered requests, in order, until the output backs up, a response is
-    /// deferred, or `budget` is spent; a connection with requests left waits for a turn.
-    private func answerRequests(_ connection: Connection, budget: inout Int, now: Double) {
-        while connection.state.answersRequests, connection.awaited == nil, !connection.waitingForTurn,
-            connection.output.pending < configuration.maxPendingOutputBytes
-        {
-            guard budget > 0 else {
-                if connection.parser.hasPartialRequest {
-                    connection.waitingForTurn = true
-                    turns.append(connection)
-                }
-                return
-            }
-            var request: HTTPRequest
-            do {
-                guard let next = try connection.parser.next() else { return }
-                request = next
-                request.eventLoop = index
-            } catch {
-                statistics.errors.add(1, ordering: .relaxed)
-                let response = HTTPResponse.text(error.status, error.reason + "\n")
-                queue(response, headOnly: false, keepAlive: false, minorVersion: 1, on: connection, now: now)
-                return
-            }
-            budget -= 1
-            let reply = HTTPReply(mailbox: mailbox, fd: connection.fd, serial: connection.serial)
-            guard let response = responder.respond(to: request, reply: reply) else {
-                connection.awaited = .init(
-                    headOnly: request.method == .head, keepAlive: request.keepAlive,
-                    minorVersion: request.minorVersion)
-                connection.writeBlockedSince = now  // the write deadline runs while it waits
-                return
-            }
-            queue(
-                response, headOnly: request.method == .head, keepAlive: request.keepAlive,
-                minorVersion: request.minorVersion, on: connection, now: now)
-        }
-        // Interest is settled by `serve`, which always follows: changing it here would cost two
-        // interest changes per request (add writable, then drop it once the write succeeds).
-    }
-
-    /// Serializes one answer into the connection's output; one that ends the connection moves
-    /// it on to closing.
-    private func queue(
-        _ response: HTTPResponse, headOnly: Bool, keepAlive: Bool, minorVersion: Int, on connection: Connection,
-        now: Double
-    ) {
-        let keepAlive = keepAlive && !connection.state.nextResponseIsLast
-        ResponseSerializer.append(
-            response, headOnly: headOnly, keepAlive: keepAlive, minorVersion: minorVersion, date: date.current(),
-            to: &connection.output)
-        connection.lastActivity = now
-        connection.requestStartedAt = connection.parser.hasPartialRequest ? now : nil
-        if !keepAlive { apply(.lastResponseQueued, to: connection, now: now) }
-    }
-
-    /// Writes the deferred responses that came back since the last batch.
-    private func deliverReplies(now: Double) {
-        for delivery in mailbox.take() {
-            guard let connection = connections[delivery.fd], connection.serial == delivery.serial,
-                let awaited = connection.awaited
-            else { continue }  // gone, or answered already
-            connection.awaited = nil
-            connection.writeBlockedSince = nil
-            queue(
-                delivery.response, headOnly: awaited.headOnly, keepAlive: awaited.keepAlive,
-                minorVersion: awaited.minorVersion, on: connection, now: now)
-            serve(connection, now: now)
-        }
-    }
-
-    /// Gives each connection that ran out of turn its next one.
-    private func runTurns(now: Double) {
-        guard !turns.isEmpty else { return }
-        var due: [Connection] = []
-        swap(&due, &turns)
-        for connection in due where isCurrent(connection) {
-            connection.waitingForTurn = false
-            serve(connection, now: now)
-        }
-    }
-
-    // MARK: The lifecycle
-
-    /// Moves `connection` on by `event` and carries out what the transition asks.
-    private func apply(_ event: ConnectionState.Event, to connection: Connection, now: Double) {
-        let (state, action) = connection.state.next(on: event)
-        connection.state = state
-        perform(action, on: connection, now: now)
-    }
-
-    private func perform(_ action: ConnectionState.Action, on connection: Connection, now: Double) {
-        switch action {
-        case .none:
-            break  // the caller serves the connection next, which settles its interest
-        case .answerBuffered:
-            serve(connection, now: now)
-        case .sendFIN:
-            if shutdown(connection.fd, Int32(SHUT_WR)) == 0 {
-                updateInterest(connection, now: now)
-            } else {
-                apply(.ioFailed, to: connection, now: now)  // ENOTCONN: the peer is gone already
-            }
-        case .close:
-            guard connections.removeValue(forKey: connection.fd) != nil else { return }
-            poller.close(connection.fd)
-            statistics.open.subtract(1, ordering: .relaxed)
-        }
-    }
-
-    private func updateInterest(_ connection: Connection, now: Double) {
-        let backedUp = connection.output.pending >= configuration.maxPendingOutputBytes
-        let wanted = connection.state.interest(
-            hasPendingOutput: connection.hasPendingOutput, backedUp: backedUp, holds: connection.holdsRequests)
-        guard wanted != connection.interest else { return }
-        connection.interest = wanted
-        // A connection whose interest cannot be changed would never be woken again, or never
-        // stop being woken.
-        if !poller.modify(connection.fd, wanted) { apply(.ioFailed, to: connection, now: now) }
-    }
-
-    // MARK: Deadlines and draining
-
-    private func sweep(now: Double) {
-        if let until = acceptPausedUntil, now >= until, let listener {
-            // Still out of memory for the poller's entry: try again at the next sweep.
-            acceptPausedUntil = poller.add(listener, .readable) ? nil : now + configuration.acceptBackoff
-        }
-        let limits = ConnectionState.Deadlines(
-            header: configuration.headerTimeout, idle: draining ? 0 : configuration.idleTimeout,
-            write: configuration.writeTimeout, linger: configuration.lingerTimeout)
-        for connection in Array(connections.values) {
-            let (deadline, isTimeout) = connection.state.deadline(
-                writeBlockedSince: connection.writeBlockedSince, requestStartedAt: connection.requestStartedAt,
-                hasPartialRequest: connection.parser.hasPartialRequest, lastActivity: connection.lastActivity,
-                limits: limits)
-            if now > deadline {
-                if isTimeout { statistics.timedOut.add(1, ordering: .relaxed) }
-                apply(.deadlinePassed, to: connection, now: now)
-            }
-        }
-    }
-
-    /// Stops accepting, closes idle connections and lets the others finish the request they are
-    /// reading or awaiting, as their last; ``batchFinished(events:)`` cuts what is left at the
-    /// drain deadline.
-    private func beginDrain(now: Double) {
-        draining = true
-        drainDeadline = now + configuration.drainTimeout
-        if let listener {
-            poller.close(listener)
-            self.listener = nil
-        }
-        for connection in Array(connections.values) {
-            apply(.drain(idle: connection.isIdle), to: connection, now: now)
         }
     }
 }

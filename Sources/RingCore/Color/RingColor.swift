@@ -1,3 +1,5 @@
+import ByteGrammar
+
 /// An sRGB colour with 8-bit channels, parsed from a URL and written back only as hex.
 ///
 /// A colour is never passed through as text: whatever the query says, the SVG receives
@@ -69,7 +71,7 @@ public struct RingColor: Sendable, Hashable {
         var values: [UInt8] = []
         values.reserveCapacity(8)
         for byte in digits {
-            guard let value = hexValue(byte), values.count < 8 else { return nil }
+            guard let value = ByteClass.hexValue(byte), values.count < 8 else { return nil }
             values.append(value)
         }
         switch values.count {
@@ -86,15 +88,6 @@ public struct RingColor: Sendable, Hashable {
         }
     }
 
-    /// The value of one hexadecimal digit, either case; nil for any other byte.
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }
 
 extension Comparable {

@@ -1,3 +1,5 @@
+import ByteGrammar
+
 /// The grammars of query values: each turns a decoded value into a typed one or throws an
 /// error naming the parameter, the value and what would have been accepted.
 enum QueryValue {
@@ -231,8 +233,8 @@ enum QueryValue {
             if byte == UInt8(ascii: "+") {
                 decoded.append(UInt8(ascii: " "))
             } else if byte == UInt8(ascii: "%") {
-                guard index + 2 < bytes.count, let high = RingColor.hexValue(bytes[index + 1]),
-                    let low = RingColor.hexValue(bytes[index + 2])
+                guard index + 2 < bytes.count, let high = ByteClass.hexValue(bytes[index + 1]),
+                    let low = ByteClass.hexValue(bytes[index + 2])
                 else {
                     return nil
                 }

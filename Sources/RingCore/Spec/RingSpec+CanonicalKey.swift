@@ -1,3 +1,5 @@
+import ByteGrammar
+
 extension RingSpec {
     /// A query string that names this ring and no other: parameters in contract order, only
     /// those that differ from their defaults, numbers as plain decimals (`72`, not `72.0`), colours as
@@ -111,15 +113,13 @@ enum CanonicalKey {
     /// Percent-encodes everything but unreserved characters, so the key stays a valid query.
     static func escape(_ text: String, into w: inout ByteWriter) {
         for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                UInt8(ascii: "_"), UInt8(ascii: "~"):
+            if ByteClass.unreserved.contains(byte) {
                 w.append(byte: byte)
-            default:
+            } else {
                 w.append(byte: UInt8(ascii: "%"))
                 w.append(hexByte: byte)
             }
         }
     }
+
 }
