@@ -1,8 +1,8 @@
 /// A catalogue of rings that covers every parameter: the golden tests render it, the docs show
 /// it, and the benchmark times it.
-public enum RingExamples {
+package enum RingExamples {
     /// (file-name-safe name, query)
-    public static let all: [(name: String, query: String)] = [
+    package static let all: [(name: String, query: String)] = [
         ("default", "p=72"),
         ("zero", "p=0"),
         ("full", "p=100"),
@@ -70,7 +70,7 @@ public enum RingExamples {
 
     /// Invalid queries and the error images they get, laid out for the box each asks for: the
     /// golden tests and the docs show them too. (file-name-safe name, query)
-    public static let errors: [(name: String, query: String)] = [
+    package static let errors: [(name: String, query: String)] = [
         ("error", "p=1&size=100000"),
         ("error-small", "p=1&width=500&size=64"),
         ("error-tiny", "p=abc&size=16"),

@@ -3,11 +3,11 @@ import RingCore
 extension ErrorImage {
     /// The largest side of an error PNG, in pixels: an error needs no more, whatever `size`
     /// and `scale` asked for, so a refusal for too many pixels is never itself too large.
-    public static let largestPNGSide = 1024
+    package static let largestPNGSide = 1024
 
     /// The error image as PNG: the ``ErrorScene`` the SVG shows, at the box's scale (lowered
     /// until the image fits ``largestPNGSide``), drawn with the label font.
-    public static func png(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
+    package static func png(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
         let scene = ErrorScene(message: message, box: box)
         var scale = Double(box.scale)
         while scale > 1, scene.width * scale > Double(largestPNGSide) { scale -= 1 }

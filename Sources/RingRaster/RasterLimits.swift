@@ -11,10 +11,11 @@ public struct RasterLimits: Sendable, Equatable {
     /// render inside the memory bound of docs/operations.md; 2048 px a side needs 80 MiB.
     public var maxRenderBytes: Int = 32 << 20
 
+    /// The server's defaults.
     public init() {}
 
     /// Nil when `scene` at `scale` may be rendered, else why not, naming the parameter to change.
-    public func refusal(_ scene: RingScene, scale: Int) -> String? {
+    package func refusal(_ scene: RingScene, scale: Int) -> String? {
         let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
         let culprit = scale > 1 ? "scale" : "size"
         if max(width, height) > maxSide {

@@ -35,14 +35,16 @@ public struct RingImage: Sendable {
         }
     }
 
+    /// The ring, validated and normalised.
     public let spec: RingSpec
+    /// What ``render()`` writes.
     public let format: Format
-    /// The ring's identity, ``RingSpec/digest``.
+    /// The ring's identity, `RingSpec.digest`.
     public let digest: RingDigest
     /// What both writers draw.
-    public let scene: RingScene
+    package let scene: RingScene
 
-    /// Validates `spec` (a spec from ``RingSpec/init(query:)`` is valid already), and for a
+    /// Validates `spec` (a spec from `RingSpec(query:)` is valid already), and for a
     /// PNG checks its pixel size and memory against `limits`. The error is the message a user
     /// sees, naming the parameter to change.
     public init(spec: RingSpec, format: Format, limits: RasterLimits = RasterLimits()) throws(RingImage.Refusal) {
@@ -114,7 +116,9 @@ public struct RingImage: Sendable {
 
     /// Why an image is not rendered: the message names the parameter to change.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What to tell the user, naming the parameter to change.
         public let message: String
+        /// ``message``.
         public var description: String { message }
     }
 }

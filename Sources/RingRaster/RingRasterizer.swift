@@ -17,19 +17,19 @@ import RingCore
 /// let scene = RingScene(spec: try RingSpec(query: "p=72"))
 /// let png = RingRasterizer.png(scene, scale: 2)  // 240 × 240 pixels
 /// ```
-public enum RingRasterizer {
+package enum RingRasterizer {
     /// Bumped whenever the same scene would rasterise to different PNG bytes; part of a PNG's
     /// ETag, apart from the SVG's ``RingRenderer/version``. It began at 5, where the two
     /// versions parted, so no PNG tag of before means a different image now.
-    public static let version = 5
+    package static let version = 5
 
     /// When ``version`` began, in seconds since 1970 (2026-12-02T01:00:00Z): every PNG's
     /// `Last-Modified`. Moves forward with every version bump.
-    public static let versionDate = 1_796_173_200
+    package static let versionDate = 1_796_173_200
 
     /// The image size in pixels: the SVG's `width` × `height`, times `scale`, at least 1 and at
-    /// most ``largestSide`` (a scene is a public value: its numbers need not come from a spec).
-    public static func pixelSize(of scene: RingScene, scale: Int) -> (width: Int, height: Int) {
+    /// most ``largestSide`` (a scene is a package value: its numbers need not come from a spec).
+    package static func pixelSize(of scene: RingScene, scale: Int) -> (width: Int, height: Int) {
         func pixels(_ length: Double) -> Int {
             let scaled = (length * Double(max(scale, 1))).rounded(.up)
             return scaled.isFinite ? Int(min(max(scaled, 1), Double(largestSide))) : 1
@@ -39,17 +39,17 @@ public enum RingRasterizer {
 
     /// The largest side ``pixelSize(of:scale:)`` reports, whatever the scene says; the service's
     /// ``RasterLimits`` refuse far smaller images.
-    public static let largestSide = 1 << 16
+    package static let largestSide = 1 << 16
 
     /// Most bytes one render holds at once, per pixel: the canvas (4), the coverage mask (4),
     /// the scanlines (4), the palette indices (1) and the deflate output (at most about 4), with
     /// room for zlib's own state on small images. ``RasterLimits`` multiplies it by the pixel count.
-    public static let bytesPerPixel = 20
+    package static let bytesPerPixel = 20
 
     /// PNG bytes of `scene` at `scale` (1 draws the SVG's pixel size). Check the size against
     /// ``RasterLimits`` first: this allocates what the size asks for. Its buffers are the
     /// calling thread's ``RenderScratch``, reused from render to render.
-    public static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
+    package static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
         let scratch = RenderScratch.current
         defer { scratch.trim() }
         var canvas = draw(scene, scale: scale, scratch: scratch)

@@ -6,7 +6,7 @@
 
 extension RingColor {
     /// WCAG 2 relative luminance of the colour's RGB, 0 (black) … 1 (white).
-    public var relativeLuminance: Double {
+    package var relativeLuminance: Double {
         func linear(_ channel: UInt8) -> Double {
             let value = Double(channel) / 255
             return value <= 0.040_45 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
@@ -15,13 +15,13 @@ extension RingColor {
     }
 
     /// WCAG 2 contrast ratio with `other`, 1 … 21, of the colours' RGB.
-    public func contrast(with other: RingColor) -> Double {
+    package func contrast(with other: RingColor) -> Double {
         let (a, b) = (relativeLuminance, other.relativeLuminance)
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
 
     /// `self` painted over the opaque `backdrop`.
-    public func over(_ backdrop: RingColor) -> RingColor {
+    package func over(_ backdrop: RingColor) -> RingColor {
         let alpha = opacity
         func channel(_ top: UInt8, _ bottom: UInt8) -> UInt8 {
             UInt8((Double(top) * alpha + Double(bottom) * (1 - alpha)).rounded())

@@ -5,11 +5,16 @@ import ByteGrammar
 /// A colour is never passed through as text: whatever the query says, the SVG receives
 /// `#rrggbb` plus, when it is not opaque, a separate opacity number.
 public struct RingColor: Sendable, Hashable {
+    /// The red channel, 0–255.
     public var red: UInt8
+    /// The green channel, 0–255.
     public var green: UInt8
+    /// The blue channel, 0–255.
     public var blue: UInt8
+    /// The opacity, 0 (transparent) to 255 (opaque).
     public var alpha: UInt8
 
+    /// A colour from its channels; opaque unless `alpha` says otherwise.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red
         self.green = green
@@ -58,7 +63,7 @@ public struct RingColor: Sendable, Hashable {
     public var opacity: Double { Double(alpha) / 255 }
 
     /// The colour `t` of the way (0…1) from `self` to `other`, channel by channel in sRGB.
-    public func mixed(with other: RingColor, by t: Double) -> RingColor {
+    package func mixed(with other: RingColor, by t: Double) -> RingColor {
         func channel(_ a: UInt8, _ b: UInt8) -> UInt8 {
             UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded().clamped(to: 0...255))
         }

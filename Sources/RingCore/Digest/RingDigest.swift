@@ -8,8 +8,10 @@
 public struct RingDigest: Sendable, Hashable, CustomStringConvertible {
     /// Digest bits 0–63 and 64–127, most significant first.
     public let high: UInt64
+    /// Digest bits 64–127.
     public let low: UInt64
 
+    /// A digest from its two halves, as ``high`` and ``low`` give them (to restore a stored one).
     public init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low

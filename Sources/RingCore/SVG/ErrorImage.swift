@@ -1,13 +1,13 @@
 /// An image that shows an error message, for places where only an image can speak: image
 /// proxies such as GitHub's drop non-2xx answers, so a README author would otherwise see a
 /// broken image and no reason. ``ErrorScene`` lays it out; this writes it as SVG.
-public enum ErrorImage {
+package enum ErrorImage {
     /// Longest message shown, in unicode scalars; longer ones are cut with an ellipsis.
-    public static let messageLimit = 120
+    package static let messageLimit = 120
 
     /// The text the image shows for `message`: prefixed, cut at ``messageLimit`` and with
     /// control and other forbidden characters replaced, so any message is safe to show.
-    public static func text(for message: String) -> String {
+    package static func text(for message: String) -> String {
         var text = "ring: "
         for (index, scalar) in message.unicodeScalars.enumerated() {
             guard index < messageLimit else {
@@ -21,7 +21,7 @@ public enum ErrorImage {
 
     /// The error image for `message`, laid out for `box` (text is escaped and cut, so any
     /// message is safe).
-    public static func render(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
+    package static func render(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
         let scene = ErrorScene(message: message, box: box)
         var w = ByteWriter(capacity: 768 + scene.title.utf8.count * 4)
         SVGWriter.openDocument(width: scene.width, height: scene.height, title: scene.title, into: &w)
@@ -72,16 +72,16 @@ public enum ErrorImage {
 
 /// Where the error mark's parts go: a disc in the box's centre with a white `!`, a
 /// round-capped stem and a dot (a disc: renderers disagree on a zero-length stroke's caps).
-public struct ErrorMark: Sendable {
-    public var centreX: Double
-    public var centreY: Double
-    public var radius: Double
-    public var strokeWidth: Double
-    public var stemTop: Double
-    public var stemBottom: Double
-    public var dotY: Double
+package struct ErrorMark: Sendable {
+    package var centreX: Double
+    package var centreY: Double
+    package var radius: Double
+    package var strokeWidth: Double
+    package var stemTop: Double
+    package var stemBottom: Double
+    package var dotY: Double
 
-    public init(_ scene: ErrorScene) {
+    package init(_ scene: ErrorScene) {
         centreX = scene.width / 2
         centreY = scene.height / 2
         radius = min(scene.width, scene.height) * 0.3

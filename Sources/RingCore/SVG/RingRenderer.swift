@@ -1,4 +1,4 @@
-/// Spec in, SVG bytes out: ``RingScene`` resolves the spec, ``SVGWriter`` serialises the scene.
+/// Spec in, SVG bytes out: `RingScene` resolves the spec, `SVGWriter` serialises the scene.
 public enum RingRenderer {
     /// Bumped whenever the same spec would render different bytes, in SVG or PNG; part of the
     /// server's ETag. What each version changed is listed in docs/architecture.md.
@@ -20,7 +20,7 @@ public enum RingRenderer {
 
     /// The SVG document of `scene`, whose ids carry `digest` (``RingImage`` builds the scene
     /// once for either format).
-    public static func render(scene: RingScene, digest: RingDigest) -> [UInt8] {
+    package static func render(scene: RingScene, digest: RingDigest) -> [UInt8] {
         let writer = SVGWriter(scene: scene, digest: digest)
         // Written into stack scratch, then copied once into the array: one allocation per ring.
         // A ring that outgrows the scratch (long gradients) moves to the heap.

@@ -7,20 +7,20 @@
 /// to fit the box instead, at the largest size that holds it and never below the legible
 /// ``RingGeometry/minimumFontSize``. A box too small for any text shows a mark, and the
 /// message stays in the `X-Ring-Error` header and the title.
-public struct ErrorScene: Sendable, Equatable {
+package struct ErrorScene: Sendable, Equatable {
     /// The box a query asked for: its `size` and `scale` when those parse, else the defaults.
-    public struct Box: Sendable, Equatable, Hashable {
-        public var size: Int
-        public var scale: Int
+    package struct Box: Sendable, Equatable, Hashable {
+        package var size: Int
+        package var scale: Int
 
-        public init(size: Int = 120, scale: Int = 1) {
+        package init(size: Int = 120, scale: Int = 1) {
             self.size = size
             self.scale = scale
         }
 
         /// `size` and `scale` read from a query that may be invalid in any other way: each one
         /// that is given once and valid counts, the rest are the defaults.
-        public init(query: String) {
+        package init(query: String) {
             self.init()
             var sizes: [Int] = []
             var scales: [Int] = []
@@ -39,37 +39,37 @@ public struct ErrorScene: Sendable, Equatable {
         }
     }
 
-    public struct Line: Sendable, Equatable {
-        public var text: String
+    package struct Line: Sendable, Equatable {
+        package var text: String
         /// The line's centre.
-        public var x: Double
-        public var baseline: Double
+        package var x: Double
+        package var baseline: Double
     }
 
     /// Image size in SVG px (a PNG multiplies it by its scale).
-    public var width: Double
-    public var height: Double
+    package var width: Double
+    package var height: Double
     /// The whole message, for the title and `aria-label`.
-    public var title: String
-    public var fontSize: Double
+    package var title: String
+    package var fontSize: Double
     /// The message, wrapped; empty when ``showsMark``.
-    public var lines: [Line]
+    package var lines: [Line]
     /// No text fits: a mark (a disc with `!`) stands for the message.
-    public var showsMark: Bool
+    package var showsMark: Bool
 
-    public static let background = RingColor(rgb: 0xFFF1F0)
-    public static let border = RingColor(rgb: 0xCF222E)
-    public static let ink = RingColor(rgb: 0x82071E)
+    package static let background = RingColor(rgb: 0xFFF1F0)
+    package static let border = RingColor(rgb: 0xCF222E)
+    package static let ink = RingColor(rgb: 0x82071E)
     /// The border's width and the corners' radius, in px.
-    public static let borderWidth = 1.0
-    public static let cornerRadius = 4.0
+    package static let borderWidth = 1.0
+    package static let cornerRadius = 4.0
 
     /// How far a line's baseline lies below the previous one's, in font sizes.
     static let lineHeight = 1.25
     /// The largest font an error uses, in px: larger reads as a ring's label.
     static let largestFontSize = 14.0
 
-    public init(message: String, box: Box = Box()) {
+    package init(message: String, box: Box = Box()) {
         let text = ErrorImage.text(for: message)
         let side = Double(box.size)
         width = side

@@ -5,70 +5,70 @@
 /// its outline and its shadow stay in the image (the `R − w/2` rule of
 /// react-circular-progressbar and Material 3, plus the extras). Each further ring sits one
 /// stroke and one `gap` further in.
-public struct RingGeometry: Sendable, Equatable {
+package struct RingGeometry: Sendable, Equatable {
     /// An arc of the ring's centre line.
-    public struct Arc: Sendable, Equatable {
-        public var start: Double
-        public var sweep: Double
-        public var end: Double { start + sweep }
+    package struct Arc: Sendable, Equatable {
+        package var start: Double
+        package var sweep: Double
+        package var end: Double { start + sweep }
     }
 
     /// One of the concentric rings: its radius and its bar.
-    public struct Ring: Sendable, Equatable {
+    package struct Ring: Sendable, Equatable {
         /// Radius of the stroke centre line shared by this ring's bar and track.
-        public var radius: Double
+        package var radius: Double
         /// The bar; nil when the fraction is 0 (so round caps leave no dot). With segments, the
         /// span from the first filled segment's start to the end of the last piece.
-        public var bar: Arc?
+        package var bar: Arc?
         /// With `segments`: each segment's centre line, in order from the bar's start; else empty.
-        public var trackSegments: [Arc] = []
+        package var trackSegments: [Arc] = []
         /// With `segments`: the filled segments, the last one cut at the value; else empty.
-        public var barSegments: [Arc] = []
+        package var barSegments: [Arc] = []
         /// True when the bar is the closed full circle.
-        public var barIsClosed: Bool
+        package var barIsClosed: Bool
     }
 
-    public var width: Double
-    public var height: Double
-    public var centerX: Double
-    public var centerY: Double
+    package var width: Double
+    package var height: Double
+    package var centerX: Double
+    package var centerY: Double
     /// The rings, outermost first.
-    public var rings: [Ring]
-    public var barWidth: Double
-    public var trackWidth: Double
+    package var rings: [Ring]
+    package var barWidth: Double
+    package var trackWidth: Double
     /// Half the thickest stroke: the bar's, or the track's with its outlines.
-    public var strokeHalf: Double
+    package var strokeHalf: Double
     /// Thickness of each outline ring.
-    public var outlineWidth: Double
+    package var outlineWidth: Double
     /// The usable arc, the same on every ring: the whole circle, the circle less the slice, or
     /// the upper half.
-    public var track: Arc
+    package var track: Arc
     /// Blur standard deviation and vertical offset of the shadow.
-    public var shadowBlur: Double
-    public var shadowOffset: Double
+    package var shadowBlur: Double
+    package var shadowOffset: Double
     /// Font size and baseline of the label.
-    public var fontSize: Double
+    package var fontSize: Double
     /// The label as drawn: the text, shortened with `…` when free text would need a font
     /// smaller than ``minimumFontSize``, or nil when it does not fit (a number never shortens).
-    public var labelText: String?
-    public var labelBaseline: Double
+    package var labelText: String?
+    package var labelBaseline: Double
     /// The caption as drawn (shortened like the label, or nil), its font size and baseline.
-    public var captionText: String?
-    public var captionFontSize: Double
-    public var captionBaseline: Double
+    package var captionText: String?
+    package var captionFontSize: Double
+    package var captionBaseline: Double
 
     /// A line of text to lay out.
-    public struct TextLine: Sendable, Equatable {
+    package struct TextLine: Sendable, Equatable {
         /// What is drawn.
-        public var text: String
+        package var text: String
         /// What the line is sized for: `text` with each percentage in its widest form at the
         /// ring's `decimals`, so neighbouring values keep one size (99 % and 100 % alike).
-        public var sizing: String
+        package var sizing: String
         /// Free text may be cut with `…`; a line that shows a number is drawn whole or not at
         /// all, since a cut number reads as another number ("-10000…").
-        public var mayShorten: Bool
+        package var mayShorten: Bool
 
-        public init(text: String, sizing: String? = nil, mayShorten: Bool = true) {
+        package init(text: String, sizing: String? = nil, mayShorten: Bool = true) {
             self.text = text
             self.sizing = sizing ?? text
             self.mayShorten = mayShorten
@@ -77,7 +77,7 @@ public struct RingGeometry: Sendable, Equatable {
 
     /// Lays out `spec` with free-text label and caption (as sized and drawn), for tests and
     /// the fit checks.
-    public init(spec: borrowing RingSpec, labelText: String?, captionText: String? = nil) {
+    package init(spec: borrowing RingSpec, labelText: String?, captionText: String? = nil) {
         self.init(
             spec: spec, label: labelText.map { TextLine(text: $0) }, caption: captionText.map { TextLine(text: $0) })
     }
@@ -85,7 +85,7 @@ public struct RingGeometry: Sendable, Equatable {
     /// Lays out `spec`, whose label and caption (after `{p}` substitution) are `label` and
     /// `caption`. Only what is drawn takes room: a caption that does not fit leaves the label
     /// its whole size, and a label that does not fit beside a caption is laid out alone.
-    public init(spec: borrowing RingSpec, label: TextLine?, caption: TextLine?) {
+    package init(spec: borrowing RingSpec, label: TextLine?, caption: TextLine?) {
         let size = Double(spec.size)
         barWidth = spec.resolvedWidth
         trackWidth = spec.resolvedTrackWidth
@@ -261,7 +261,7 @@ public struct RingGeometry: Sendable, Equatable {
     }
 
     /// Labels are never drawn smaller than this, in px: below it text is not legible.
-    public static let minimumFontSize = 6.0
+    package static let minimumFontSize = 6.0
 
     /// A line and its font size: as large as fits `width` and `height` (sized by its `sizing`
     /// text); free text at the minimum size is shortened character by character with a

@@ -42,7 +42,7 @@ extension RingScene {
 
     /// The least contrast a caption chosen by the ring keeps: WCAG's for large text, since it
     /// stays below its label, which keeps ``minimumLabelContrast``.
-    public static let minimumCaptionContrast = 3.0
+    package static let minimumCaptionContrast = 3.0
 
     /// A colour on `surface` with less contrast than `label` and at least
     /// ``minimumCaptionContrast``: a scheme's caption colour when one fits, else the label's
@@ -68,7 +68,7 @@ extension RingScene {
     }
 
     /// WCAG's minimum contrast for text, which a label chosen by the ring keeps.
-    public static let minimumLabelContrast = 4.5
+    package static let minimumLabelContrast = 4.5
 
     /// What the reader sees under the label or the track: `layers` (top first) composited
     /// over the page; nil when they leave the page showing, so the result depends on it.

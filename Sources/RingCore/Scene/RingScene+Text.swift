@@ -20,7 +20,7 @@ extension RingScene {
     /// overstate 0.001 % a thousand times; an open ring (below 100 %) whose value rounds to 100
     /// reads the largest value under 100 (`99%`, `99.9%`), which is off by less than one unit
     /// and, unlike `>99%`, no wider than `100%`, so labels keep their size.
-    public static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
+    package static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
         var shown = spec.ring(index).percentage
         let scale = [1.0, 10, 100, 1000][spec.decimals]
         if shown > 0, shown < 100 {

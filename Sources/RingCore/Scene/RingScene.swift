@@ -12,77 +12,77 @@
 /// Elements are listed in painting order: background, fill, then of every ring (outermost
 /// first) the tracks, the outlines, the bars' shadows and the bars, and last the label and the
 /// caption. One shadow and one animation serve every bar.
-public struct RingScene: Sendable, Equatable {
-    public typealias Arc = RingGeometry.Arc
+package struct RingScene: Sendable, Equatable {
+    package typealias Arc = RingGeometry.Arc
 
     /// A colour, and the one to use instead under `prefers-color-scheme: dark` when the ring
     /// follows the reader's scheme (`theme=auto` with no colour of the URL's own).
-    public struct SchemeColor: Sendable, Equatable {
-        public var color: RingColor
-        public var dark: RingColor?
+    package struct SchemeColor: Sendable, Equatable {
+        package var color: RingColor
+        package var dark: RingColor?
     }
 
     /// A stroke along the ring's centre line (or a circle concentric with it).
-    public struct Stroke: Sendable, Equatable {
-        public var arc: Arc
-        public var radius: Double
-        public var width: Double
+    package struct Stroke: Sendable, Equatable {
+        package var arc: Arc
+        package var radius: Double
+        package var width: Double
         /// The ends' shape; a closed stroke has none.
-        public var cap: RingSpec.Cap
+        package var cap: RingSpec.Cap
         /// The stroke is the whole circle: drawn closed, without caps.
-        public var isClosed: Bool
+        package var isClosed: Bool
 
         /// A round-capped stroke shorter than a quarter pixel: drawn as a disc, since renderers
         /// disagree on whether a (nearly) zero-length path shows its caps.
-        public var isDot: Bool {
+        package var isDot: Bool {
             !isClosed && cap == .round && arc.sweep.magnitude * .pi / 180 * radius < 0.25
         }
     }
 
-    public struct Track: Sendable, Equatable {
+    package struct Track: Sendable, Equatable {
         /// The whole usable arc.
-        public var stroke: Stroke
-        public var color: SchemeColor
+        package var stroke: Stroke
+        package var color: SchemeColor
         /// With `segments`, what is drawn instead of `stroke`: one stroke per segment.
-        public var segments: [Stroke] = []
+        package var segments: [Stroke] = []
     }
 
     /// A thin stroke around the whole track shape, `offset` outside its edges: on a full
     /// ring two circles, on an open arc one closed contour that also goes round the track's
     /// caps (semicircles for round caps, straight across for butt ones).
-    public struct Outline: Sendable, Equatable {
+    package struct Outline: Sendable, Equatable {
         /// The track's centre line.
-        public var arc: Arc
-        public var radius: Double
+        package var arc: Arc
+        package var radius: Double
         /// From the track's centre line to the outline's: half the track and half the outline.
-        public var offset: Double
-        public var cap: RingSpec.Cap
-        public var isClosed: Bool
-        public var width: Double
-        public var color: RingColor
+        package var offset: Double
+        package var cap: RingSpec.Cap
+        package var isClosed: Bool
+        package var width: Double
+        package var color: RingColor
     }
 
     /// Colours spread evenly along the usable arc (`span` degrees from the bar's start), as on
     /// a gauge: a low value shows only the first colours.
-    public struct Gradient: Sendable, Equatable {
-        public var stops: [RingColor]
-        public var span: Double
+    package struct Gradient: Sendable, Equatable {
+        package var stops: [RingColor]
+        package var span: Double
 
         /// The colour at `position` (0…1) along the usable arc.
-        public func color(at position: Double) -> RingColor {
+        package func color(at position: Double) -> RingColor {
             let scaled = position.clamped(to: 0...1) * Double(stops.count - 1)
             let index = min(Int(scaled), stops.count - 2)
             return stops[index].mixed(with: stops[index + 1], by: scaled - Double(index))
         }
     }
 
-    public struct Bar: Sendable, Equatable {
-        public enum Paint: Sendable, Equatable {
+    package struct Bar: Sendable, Equatable {
+        package enum Paint: Sendable, Equatable {
             case solid(RingColor)
             case gradient(Gradient)
 
             /// The paint's opacity, for its shadow: a solid colour's, or the most opaque stop's.
-            public var alpha: UInt8 {
+            package var alpha: UInt8 {
                 switch self {
                 case .solid(let color): color.alpha
                 case .gradient(let gradient): gradient.stops.map(\.alpha).max() ?? 255
@@ -91,16 +91,16 @@ public struct RingScene: Sendable, Equatable {
         }
 
         /// The bar's whole extent (with segments, from the first filled one to the value).
-        public var stroke: Stroke
-        public var paint: Paint
+        package var stroke: Stroke
+        package var paint: Paint
         /// The solid colour to use instead under `prefers-color-scheme: dark`: a ring of the
         /// default palette under `theme=auto` with no background of its own.
-        public var dark: RingColor?
+        package var dark: RingColor?
         /// With `segments`, what is drawn instead of `stroke`: the filled segments, the last cut
         /// at the value.
-        public var segments: [Stroke] = []
+        package var segments: [Stroke] = []
 
-        public init(stroke: Stroke, paint: Paint, dark: RingColor? = nil, segments: [Stroke] = []) {
+        package init(stroke: Stroke, paint: Paint, dark: RingColor? = nil, segments: [Stroke] = []) {
             self.stroke = stroke
             self.paint = paint
             self.dark = dark
@@ -109,63 +109,63 @@ public struct RingScene: Sendable, Equatable {
     }
 
     /// One of the concentric rings.
-    public struct Ring: Sendable, Equatable {
-        public var track: Track?
-        public var outline: Outline?
+    package struct Ring: Sendable, Equatable {
+        package var track: Track?
+        package var outline: Outline?
         /// Nil at 0 %, so round caps leave no dot.
-        public var bar: Bar?
+        package var bar: Bar?
 
-        public init(track: Track? = nil, outline: Outline? = nil, bar: Bar? = nil) {
+        package init(track: Track? = nil, outline: Outline? = nil, bar: Bar? = nil) {
             self.track = track
             self.outline = outline
             self.bar = bar
         }
     }
 
-    public struct Disc: Sendable, Equatable {
-        public var radius: Double
-        public var color: RingColor
+    package struct Disc: Sendable, Equatable {
+        package var radius: Double
+        package var color: RingColor
     }
 
     /// A soft black shadow of the bar: the bar's alpha blurred, offset downwards, at `opacity`.
-    public struct Shadow: Sendable, Equatable {
-        public var blur: Double
-        public var offset: Double
-        public var opacity: Double
+    package struct Shadow: Sendable, Equatable {
+        package var blur: Double
+        package var offset: Double
+        package var opacity: Double
     }
 
-    public struct Label: Sendable, Equatable {
-        public var text: String
-        public var x: Double
-        public var baseline: Double
+    package struct Label: Sendable, Equatable {
+        package var text: String
+        package var x: Double
+        package var baseline: Double
         /// 0 when the text has no width to size it by: nothing is drawn.
-        public var fontSize: Double
-        public var color: SchemeColor
+        package var fontSize: Double
+        package var color: SchemeColor
     }
 
-    public var width: Double
-    public var height: Double
-    public var centerX: Double
-    public var centerY: Double
+    package var width: Double
+    package var height: Double
+    package var centerX: Double
+    package var centerY: Double
     /// The accessible name: `title`, or every ring's percentage (`72%, 45%, 90%`).
-    public var title: String
-    public var background: RingColor?
+    package var title: String
+    package var background: RingColor?
     /// Inside the innermost ring.
-    public var fill: Disc?
+    package var fill: Disc?
     /// Outermost first; at least one.
-    public var rings: [Ring]
+    package var rings: [Ring]
     /// Only with a bar.
-    public var shadow: Shadow?
+    package var shadow: Shadow?
     /// Seconds of the fill-in animation; only with a bar. The static scene is the final frame.
-    public var animation: Double?
-    public var label: Label?
+    package var animation: Double?
+    package var label: Label?
     /// The second, smaller line under the label.
-    public var caption: Label?
+    package var caption: Label?
 }
 
 extension RingScene {
     /// Resolves `spec`: layout, colours for its scheme, label text.
-    public init(spec: borrowing RingSpec) {
+    package init(spec: borrowing RingSpec) {
         // One ring, the common case, builds no array of them.
         let first = Self.percentageText(spec, ring: 0)
         let others = spec.ringCount > 1 ? (1..<spec.ringCount).map { Self.percentageText(spec, ring: $0) } : []
@@ -290,7 +290,7 @@ extension RingScene {
     }
 
     /// The point at `degrees` clockwise from 12 o'clock, `radius` from the centre.
-    public func point(at degrees: Double, radius: Double) -> (x: Double, y: Double) {
+    package func point(at degrees: Double, radius: Double) -> (x: Double, y: Double) {
         let radians = degrees * .pi / 180
         return (centerX + radius * sin(radians), centerY - radius * cos(radians))
     }

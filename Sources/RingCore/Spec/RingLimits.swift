@@ -1,53 +1,53 @@
 /// The contract's numeric limits, in one place so the parser, the docs and the tests agree.
-public enum RingLimits {
-    public static let size: ClosedRange<Int> = 16...1024
+package enum RingLimits {
+    package static let size: ClosedRange<Int> = 16...1024
     /// `p`: how many concentric rings one image holds.
-    public static let rings: ClosedRange<Int> = 1...4
+    package static let rings: ClosedRange<Int> = 1...4
     /// `segments`: how many equal parts the usable arc is split into.
-    public static let segments: ClosedRange<Int> = 2...100
+    package static let segments: ClosedRange<Int> = 2...100
     /// The shortest segment drawn, in px along the innermost ring's centre line (caps included):
     /// shorter ones leave a faint wash instead of a segmented ring.
-    public static let segmentLength = 1.0
+    package static let segmentLength = 1.0
     /// `thresholds`: steps after the base colour, as in Grafana.
-    public static let thresholdSteps: ClosedRange<Int> = 1...8
+    package static let thresholdSteps: ClosedRange<Int> = 1...8
     /// `scale`: the PNG's pixels per SVG pixel, for high-density screens.
-    public static let scale: ClosedRange<Int> = 1...4
-    public static let slice: ClosedRange<Double> = 0...0.9
-    public static let decimals: ClosedRange<Int> = 0...3
-    public static let animation: ClosedRange<Double> = 0...10
-    public static let gradientColors: ClosedRange<Int> = 2...8
+    package static let scale: ClosedRange<Int> = 1...4
+    package static let slice: ClosedRange<Double> = 0...0.9
+    package static let decimals: ClosedRange<Int> = 0...3
+    package static let animation: ClosedRange<Double> = 0...10
+    package static let gradientColors: ClosedRange<Int> = 2...8
     /// Longest `label`, in unicode scalars (not graphemes, which can hide unbounded bytes).
-    public static let labelScalars = 64
+    package static let labelScalars = 64
     /// `caption`: the second line under the label.
-    public static let captionScalars = 32
+    package static let captionScalars = 32
     /// Longest `title`, in unicode scalars.
-    public static let titleScalars = 128
+    package static let titleScalars = 128
     /// Largest magnitude of `p`, `min`, `max` and `start`.
-    public static let magnitude: Double = 1e12
+    package static let magnitude: Double = 1e12
     /// `-1e12…1e12`: ``magnitude`` as errors state it.
-    public static let magnitudeText = "-1e12…1e12"
+    package static let magnitudeText = "-1e12…1e12"
     /// Numbers are read to this: a smaller magnitude reads as 0, since no ring differs below it
     /// and the canonical key keeps every number short.
-    public static let smallestMagnitude: Double = 1e-9
+    package static let smallestMagnitude: Double = 1e-9
     /// Largest magnitude of the percentage the label shows.
-    public static let percentage: Double = 1e9
+    package static let percentage: Double = 1e9
     /// Longest number text accepted, in bytes.
-    public static let numberLength = 32
+    package static let numberLength = 32
 
     /// `width` and `trackWidth`: more than 0, at most a third of `size`.
-    public static let strokeWidth = LengthLimit(includesZero: false, sizeDivisor: 3)
+    package static let strokeWidth = LengthLimit(includesZero: false, sizeDivisor: 3)
     /// `gap` between concentric rings: 0 or more, at most a quarter of `size`.
-    public static let ringGap = LengthLimit(includesZero: true, sizeDivisor: 4)
+    package static let ringGap = LengthLimit(includesZero: true, sizeDivisor: 4)
     /// `segmentGap`: more than 0, at most a quarter of `size`.
-    public static let segmentGap = LengthLimit(includesZero: false, sizeDivisor: 4)
+    package static let segmentGap = LengthLimit(includesZero: false, sizeDivisor: 4)
 
     /// `16…1024`: how a range reads in error messages, help and docs.
-    public static func text(_ range: ClosedRange<Int>) -> String {
+    package static func text(_ range: ClosedRange<Int>) -> String {
         "\(range.lowerBound)…\(range.upperBound)"
     }
 
     /// `0…0.9`, numbers without trailing zeros.
-    public static func text(_ range: ClosedRange<Double>) -> String {
+    package static func text(_ range: ClosedRange<Double>) -> String {
         "\(plain(range.lowerBound))…\(plain(range.upperBound))"
     }
 
@@ -67,13 +67,15 @@ public enum RingLimits {
 public struct LengthLimit: Sendable, Equatable {
     /// Whether 0 itself is allowed (a gap may be 0, a stroke may not).
     public var includesZero: Bool
+    /// The upper bound is `size / sizeDivisor`.
     public var sizeDivisor: Int
 
-    /// The largest value for `size`, rounded down to what ``RingLimits/plain(_:)`` writes.
+    /// The largest value for `size`, rounded down to what `RingLimits.plain(_:)` writes.
     public func upperBound(size: Int) -> Double {
         (Double(size) / Double(sizeDivisor) * 1000).rounded(.down) / 1000
     }
 
+    /// Whether `value` is allowed at `size`.
     public func contains(_ value: Double, size: Int) -> Bool {
         (includesZero ? value >= 0 : value > 0) && value <= upperBound(size: size)
     }

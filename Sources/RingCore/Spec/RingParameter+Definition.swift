@@ -28,12 +28,15 @@ extension RingParameter {
     /// One parameter, declared once. A class, so walking the table moves references, not
     /// copies of its strings.
     public final class Definition: Sendable {
+        /// The parameter declared.
         public let parameter: RingParameter
+        /// The docs section it is described in.
         public let group: Group
         /// A short human name, as a form label: `Bar colour`.
         public let title: String
         /// What it does, in a few words: `bar colour along the arc`.
         public let summary: String
+        /// What it accepts.
         public let kind: Kind
         /// The values it takes, as the docs and the help show them.
         public let values: String
@@ -50,6 +53,7 @@ extension RingParameter {
         /// Whether the value enters the canonical key, the digest and the ETag (all but `scale`).
         public let identifiesRing: Bool
 
+        /// Its name in a query: `segmentGap`.
         public var name: String { parameter.rawValue }
         /// The name's bytes, for matching query bytes without building a `String`.
         let nameBytes: [UInt8]

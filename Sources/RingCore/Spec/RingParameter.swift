@@ -1,7 +1,7 @@
 /// The names of the URL query parameters: the public contract, in canonical-key order. Any
 /// other name is ignored.
 ///
-/// Each parameter is declared once, in the table below (``declare(to:in:)``): its field,
+/// Each parameter is declared once, in the table below (`declare(to:in:)`): its field,
 /// grammar, range, default, normalisation and help. The parser, validation, the canonical key, error
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.

@@ -2,20 +2,23 @@
 /// public URL contract.
 ///
 /// What may differ from ring to ring (`p`, `min`, `max`, `color`, `track`) is held as the URL
-/// gives it: one value for every ring, or one per ring, outermost first; ``ring(_:)`` reads
+/// gives it: one value for every ring, or one per ring, outermost first; `ring(_:)` reads
 /// one ring's. Optional fields mean "use the default", which may depend on other fields (`width` is
 /// `size/10`; `trackWidth` follows `width`) or on the colour scheme. A `RingSpec` obtained from
 /// ``init(query:)`` always satisfies the contract's ranges; one built in code should be
 /// checked with ``validate()`` before rendering.
 public struct RingSpec: Sendable, Hashable {
+    /// `dir`: which way the bar grows from `start`.
     public enum Direction: String, Sendable, Hashable, CaseIterable {
         case cw, ccw
     }
 
+    /// `cap`: the shape of the bar's ends.
     public enum Cap: String, Sendable, Hashable, CaseIterable {
         case round, butt
     }
 
+    /// `theme`: the colour scheme; `auto` follows the viewer's `prefers-color-scheme`.
     public enum Theme: String, Sendable, Hashable, CaseIterable {
         case light, dark, auto
     }
@@ -41,6 +44,7 @@ public struct RingSpec: Sendable, Hashable {
     public var values: [Double]
     /// `min`, `max`: the range of the values; one for every ring, or one per ring.
     public var minimum: [Double] = Self.defaultMinimum
+    /// `max`: the value at a full ring; one for every ring, or one per ring.
     public var maximum: [Double] = Self.defaultMaximum
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
@@ -48,6 +52,7 @@ public struct RingSpec: Sendable, Hashable {
     public var half: Bool = false
     /// `start`: degrees clockwise from 12 o'clock.
     public var start: Double = 0
+    /// `dir`: clockwise unless given.
     public var direction: Direction = .cw
     /// `segments`: the usable arc split into this many equal parts with gaps; nil means one.
     public var segments: Int?
@@ -72,10 +77,15 @@ public struct RingSpec: Sendable, Hashable {
     public var gradient: [RingColor] = []
     /// `track`: one for every ring, or one per ring.
     public var tracks: [Paint] = Self.defaultTracks
+    /// `fill`: the disc inside the ring; nil draws none.
     public var fill: RingColor?
+    /// `bg`: the whole image's background; nil leaves it transparent.
     public var background: RingColor?
+    /// `outline`: thin rings along the track's edges; nil draws none.
     public var outline: RingColor?
+    /// `cap`: round unless given.
     public var cap: Cap = .round
+    /// `label`: the centre text; the percentage unless given.
     public var label: Label = .auto
     /// `labelColor`: nil means the scheme's default.
     public var labelColor: LabelColor?
@@ -93,9 +103,11 @@ public struct RingSpec: Sendable, Hashable {
     }
     /// `decimals`: digits after the point in the percentage.
     public var decimals: Int = 0
+    /// `theme`: both schemes, switched by the viewer, unless given.
     public var theme: Theme = .auto
     /// `anim`: seconds of the fill-in animation; 0 is static.
     public var animation: Double = 0
+    /// `shadow`: a soft drop shadow under the bar.
     public var shadow: Bool = false
     /// `title`: accessible name; nil means the percentage.
     public var title: String?
@@ -120,28 +132,28 @@ public struct RingSpec: Sendable, Hashable {
     public var ringCount: Int { values.count }
 
     /// What differs from ring to ring, resolved for one ring.
-    public struct Ring: Sendable, Hashable {
-        public var value: Double
-        public var minimum: Double
-        public var maximum: Double
+    package struct Ring: Sendable, Hashable {
+        package var value: Double
+        package var minimum: Double
+        package var maximum: Double
         /// Nil means the default blue (or `gradient` or `thresholds` decide).
-        public var color: RingColor?
-        public var track: Paint
+        package var color: RingColor?
+        package var track: Paint
 
         /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
-        public var fraction: Double {
+        package var fraction: Double {
             ((value - minimum) / (maximum - minimum)).clamped(to: 0...1)
         }
 
         /// The unclamped percentage the label shows: `p=150` is `150%`.
-        public var percentage: Double {
+        package var percentage: Double {
             (value - minimum) / (maximum - minimum) * 100
         }
     }
 
     /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
     @inline(__always)
-    public func ring(_ index: Int) -> Ring {
+    package func ring(_ index: Int) -> Ring {
         Ring(
             value: values[index], minimum: Self.item(minimum, index, or: 0),
             maximum: Self.item(maximum, index, or: 100),
@@ -157,11 +169,11 @@ public struct RingSpec: Sendable, Hashable {
     }
 
     /// The bar thickness in px, its default from the table.
-    public var resolvedWidth: Double { width ?? DerivedLength.width.value(in: self) }
+    package var resolvedWidth: Double { width ?? DerivedLength.width.value(in: self) }
     /// The track thickness in px.
-    public var resolvedTrackWidth: Double { trackWidth ?? DerivedLength.trackWidth.value(in: self) }
+    package var resolvedTrackWidth: Double { trackWidth ?? DerivedLength.trackWidth.value(in: self) }
     /// `segmentGap` with its default.
-    public var resolvedSegmentGap: Double { segmentGap ?? DerivedLength.segmentGap.value(in: self) }
+    package var resolvedSegmentGap: Double { segmentGap ?? DerivedLength.segmentGap.value(in: self) }
     /// `gap` with its default.
-    public var resolvedGap: Double { gap ?? DerivedLength.gap.value(in: self) }
+    package var resolvedGap: Double { gap ?? DerivedLength.gap.value(in: self) }
 }

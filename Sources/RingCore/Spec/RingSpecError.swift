@@ -26,6 +26,7 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The message users see: the parameter, then what is wrong with its value.
     public var description: String {
         switch self {
         case .missing(let name):

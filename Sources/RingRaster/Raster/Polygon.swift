@@ -22,7 +22,7 @@ struct Polygon {
     static let tolerance = 0.05
 
     /// Most segments one curve is cut into: a full circle of radius 16 000 px needs 1 800, so
-    /// this only bounds the work for numbers no ring has (a scene is a public value).
+    /// this only bounds the work for numbers no ring has (a scene is a package value).
     static let maximumSegments = 4096
 
     /// Appends the points of an arc of `radius` about `centre` from `start` through `sweep`
