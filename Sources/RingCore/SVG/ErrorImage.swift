@@ -25,36 +25,22 @@ package enum ErrorImage {
         let scene = ErrorScene(message: message, box: box)
         var w = ByteWriter(capacity: 768 + scene.title.utf8.count * 4)
         SVGWriter.openDocument(width: scene.width, height: scene.height, title: scene.title, into: &w)
-        w.append("<rect x=\"0.5\" y=\"0.5\" width=\"")
-        w.append(number: scene.width - ErrorScene.borderWidth)
-        w.append("\" height=\"")
-        w.append(number: scene.height - ErrorScene.borderWidth)
-        w.append("\" rx=\"")
-        w.append(number: ErrorScene.cornerRadius)
-        w.append("\" fill=\"")
-        w.append(rgb: ErrorScene.background)
-        w.append("\" stroke=\"")
-        w.append(rgb: ErrorScene.border)
-        w.append("\"/>")
+        w.write(
+            "<rect x=\"0.5\" y=\"0.5\" width=\"", (scene.width - ErrorScene.borderWidth, "\" height=\""),
+            (scene.height - ErrorScene.borderWidth, "\" rx=\""), (ErrorScene.cornerRadius, "\" fill=\""),
+            (ErrorScene.background, "\" stroke=\""), (ErrorScene.border, "\"/>"))
         if scene.showsMark {
             let mark = ErrorMark(scene)
             disc(x: mark.centreX, y: mark.centreY, radius: mark.radius, fill: ErrorScene.border, into: &w)
-            w.append("<path d=\"M")
-            w.append(number: mark.centreX)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: mark.stemTop)
-            w.append("V")
-            w.append(number: mark.stemBottom)
-            w.append("\" stroke=\"#fff\" stroke-width=\"")
-            w.append(number: mark.strokeWidth)
-            w.append("\" stroke-linecap=\"round\"/>")
+            w.write(
+                "<path d=\"M", (mark.centreX, " "), (mark.stemTop, "V"),
+                (mark.stemBottom, "\" stroke=\"#fff\" stroke-width=\""),
+                (mark.strokeWidth, "\" stroke-linecap=\"round\"/>"))
             disc(x: mark.centreX, y: mark.dotY, radius: mark.strokeWidth / 2, fill: RingColor(rgb: 0xFFFFFF), into: &w)
         }
         for line in scene.lines {
             SVGWriter.openText(x: line.x, baseline: line.baseline, fontSize: scene.fontSize, into: &w)
-            w.append(" fill=\"")
-            w.append(rgb: ErrorScene.ink)
-            w.append("\">")
+            w.write(" fill=\"", (ErrorScene.ink, "\">"))
             w.append(escaping: line.text)
             w.append("</text>")
         }
@@ -64,9 +50,7 @@ package enum ErrorImage {
 
     private static func disc(x: Double, y: Double, radius: Double, fill: RingColor, into w: inout ByteWriter) {
         SVGWriter.circle(x: x, y: y, radius: radius, into: &w)
-        w.append(" fill=\"")
-        w.append(rgb: fill)
-        w.append("\"/>")
+        w.write(" fill=\"", (fill, "\"/>"))
     }
 }
 

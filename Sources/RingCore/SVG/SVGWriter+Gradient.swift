@@ -31,9 +31,7 @@ extension SVGWriter {
             arcPath(bar.arc, radius: bar.radius, closed: false, into: &w)
             w.append(bar.cap == .round ? "\" stroke-linecap=\"round\"" : "\"")
         }
-        w.append(" fill=\"none\" stroke=\"#fff\" stroke-width=\"")
-        w.append(number: bar.width)
-        w.append("\"/></mask><g mask=\"url(#")
+        w.write(" fill=\"none\" stroke=\"#fff\" stroke-width=\"", (bar.width, "\"/></mask><g mask=\"url(#"))
         gradientID("m", ring: ring, into: &w)
         w.append(")\">")
         defer { w.append("</g>") }
@@ -52,9 +50,7 @@ extension SVGWriter {
             gradientID("a", ring: ring, into: &w)
             w.append(")\">")
         } else if alphas[0] != 255 {
-            w.append("<g opacity=\"")
-            w.append(number: Double(alphas[0]) / 255, decimals: 3)
-            w.append("\">")
+            w.write("<g opacity=\"", (Decimals(Double(alphas[0]) / 255, 3), "\">"))
         }
         gradientShapes(bar, gradient, suffix: "c", ring: ring, into: &w) { color in
             RingColor(red: color.red, green: color.green, blue: color.blue)
@@ -83,20 +79,11 @@ extension SVGWriter {
             let end = scene.point(at: bar.arc.start + sign * (from + step), radius: bar.radius)
             w.append("<linearGradient id=\"")
             gradientID(suffix, ring: ring, into: &w)
-            w.append(integer: index)
-            w.append("\" gradientUnits=\"userSpaceOnUse\" x1=\"")
-            w.append(number: begin.x)
-            w.append("\" y1=\"")
-            w.append(number: begin.y)
-            w.append("\" x2=\"")
-            w.append(number: end.x)
-            w.append("\" y2=\"")
-            w.append(number: end.y)
-            w.append("\"><stop offset=\"0\" stop-color=\"")
-            w.append(rgb: colorOf(gradient.color(at: from / total)))
-            w.append("\"/><stop offset=\"1\" stop-color=\"")
-            w.append(rgb: colorOf(gradient.color(at: (from + step) / total)))
-            w.append("\"/></linearGradient>")
+            w.write(
+                "", (index, "\" gradientUnits=\"userSpaceOnUse\" x1=\""), (begin.x, "\" y1=\""), (begin.y, "\" x2=\""),
+                (end.x, "\" y2=\""), (end.y, "\"><stop offset=\"0\" stop-color=\""),
+                (colorOf(gradient.color(at: from / total)), "\"/><stop offset=\"1\" stop-color=\""),
+                (colorOf(gradient.color(at: (from + step) / total)), "\"/></linearGradient>"))
         }
         w.append("</defs>")
         // The round caps go under the sub-arcs, which cover their inner halves: what shows is
@@ -110,9 +97,7 @@ extension SVGWriter {
                     colorOf(gradient.color(at: position)), into: &w)
             }
         }
-        w.append("<g fill=\"none\" stroke-width=\"")
-        w.append(number: bar.width + 2 * Self.gradientBleed)
-        w.append("\">")
+        w.write("<g fill=\"none\" stroke-width=\"", (bar.width + 2 * Self.gradientBleed, "\">"))
         for index in 0..<count {
             let from = Double(index) * step
             let isLast = index == count - 1

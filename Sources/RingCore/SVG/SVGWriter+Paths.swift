@@ -24,10 +24,7 @@ extension SVGWriter {
             coordinates(scene.point(at: arc.start, radius: r), decimals: decimals, into: &w)
         }
         for index in 1...pieces {
-            w.append(byte: UInt8(ascii: "A"))
-            w.append(number: r, decimals: decimals)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: r, decimals: decimals)
+            w.write("A", (Decimals(r, decimals), " "), (Decimals(r, decimals), ""))
             w.append(arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
             coordinates(scene.point(at: arc.start + piece * Double(index), radius: r), decimals: decimals, into: &w)
         }
@@ -42,9 +39,7 @@ extension SVGWriter {
 
     /// `x y`.
     func coordinates(_ point: (x: Double, y: Double), decimals: Int, into w: inout ByteWriter) {
-        w.append(number: point.x, decimals: decimals)
-        w.append(byte: UInt8(ascii: " "))
-        w.append(number: point.y, decimals: decimals)
+        w.write("", (Decimals(point.x, decimals), " "), (Decimals(point.y, decimals), ""))
     }
 
     /// The fewest digits after the point (2…6) with which an arc of `pieceDegrees` implies its

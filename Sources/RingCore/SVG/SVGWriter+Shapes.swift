@@ -25,9 +25,7 @@ extension SVGWriter {
         }
         w.append(" fill=\"none\"")
         paint("stroke", track.color.color, into: &w)
-        w.append(" stroke-width=\"")
-        w.append(number: stroke.width)
-        w.append("\"/>")
+        w.write(" stroke-width=\"", (stroke.width, "\"/>"))
     }
 
     func writeOutline(_ outline: RingScene.Outline, into w: inout ByteWriter) {
@@ -74,10 +72,7 @@ extension SVGWriter {
         let forward = outline.arc.sweep < 0 ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
         let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
         for point in [middle, end] {
-            w.append(byte: UInt8(ascii: "A"))
-            w.append(number: outline.offset, decimals: decimals)
-            w.append(byte: UInt8(ascii: " "))
-            w.append(number: outline.offset, decimals: decimals)
+            w.write("A", (Decimals(outline.offset, decimals), " "), (Decimals(outline.offset, decimals), ""))
             w.append(outline.arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
             coordinates(point, decimals: decimals, into: &w)
         }
@@ -86,9 +81,7 @@ extension SVGWriter {
     func outlineStroke(_ outline: RingScene.Outline, into w: inout ByteWriter) {
         w.append(" fill=\"none\"")
         paint("stroke", outline.color, into: &w)
-        w.append(" stroke-width=\"")
-        w.append(number: outline.width)
-        w.append("\"/>")
+        w.write(" stroke-width=\"", (outline.width, "\"/>"))
     }
 
     /// Every ring's bar (a ring at 0 % has none, so round caps leave no dot), under one
@@ -103,11 +96,7 @@ extension SVGWriter {
         if let shadow = scene.shadow {
             w.append("<g filter=\"url(#")
             appendID(into: &w)
-            w.append("-s)\" transform=\"translate(0 ")
-            w.append(number: shadow.offset)
-            w.append(")\" opacity=\"")
-            w.append(number: shadow.opacity)
-            w.append("\">")
+            w.write("-s)\" transform=\"translate(0 ", (shadow.offset, ")\" opacity=\""), (shadow.opacity, "\">"))
             for index in scene.rings.indices {
                 guard let bar = scene.rings[index].bar else { continue }
                 solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), ring: nil, into: &w)

@@ -13,34 +13,24 @@ extension SVGWriter {
                 let shapes = Self.shapes(of: bar)
                 if shapes.strokes {
                     className("b", ring: index, into: &w, selector: true)
-                    w.append("{stroke:")
-                    w.append(rgb: dark)
-                    w.append("}")
+                    w.write("{stroke:", (dark, "}"))
                 }
                 if shapes.dots {
                     className("b", ring: index, into: &w, selector: true)
-                    w.append("d{fill:")
-                    w.append(rgb: dark)
-                    w.append("}")
+                    w.write("d{fill:", (dark, "}"))
                 }
             }
             if let trackDark {
                 className("t", into: &w, selector: true)
-                w.append("{stroke:")
-                w.append(rgb: trackDark)
-                w.append("}")
+                w.write("{stroke:", (trackDark, "}"))
             }
             if let labelDark {
                 className("l", into: &w, selector: true)
-                w.append("{fill:")
-                w.append(rgb: labelDark)
-                w.append("}")
+                w.write("{fill:", (labelDark, "}"))
             }
             if let captionDark {
                 className("c", into: &w, selector: true)
-                w.append("{fill:")
-                w.append(rgb: captionDark)
-                w.append("}")
+                w.write("{fill:", (captionDark, "}"))
             }
             w.append("}")
         }
@@ -55,9 +45,7 @@ extension SVGWriter {
                 appendID(into: &w)
                 w.append("-f")
                 ringNumber(index, into: &w)
-                w.append(byte: UInt8(ascii: " "))
-                w.append(number: animation, decimals: 3)
-                w.append("s ease-out both}")
+                w.write(" ", (Decimals(animation, 3), "s ease-out both}"))
             }
             w.append(byte: UInt8(ascii: "}"))
             for index in scene.rings.indices {
@@ -66,9 +54,7 @@ extension SVGWriter {
                 appendID(into: &w)
                 w.append("-f")
                 ringNumber(index, into: &w)
-                w.append("{from{stroke-dashoffset:")
-                w.append(number: maskDashLength(bar))
-                w.append("}}")
+                w.write("{from{stroke-dashoffset:", (maskDashLength(bar), "}}"))
             }
         }
         w.append("</style>")
@@ -90,9 +76,8 @@ extension SVGWriter {
             appendID(into: &w)
             w.append("-s\" filterUnits=\"userSpaceOnUse\"")
             region(y: -shadow.offset, into: &w)
-            w.append(" color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"")
-            w.append(number: shadow.blur)
-            w.append("\"/></filter>")
+            w.write(
+                " color-interpolation-filters=\"sRGB\"><feGaussianBlur stdDeviation=\"", (shadow.blur, "\"/></filter>"))
         }
         if scene.animation != nil {
             w.append("<mask id=\"")
@@ -112,11 +97,7 @@ extension SVGWriter {
                 let shadowExtent = scene.shadow.map { 2 * (3 * $0.blur + $0.offset) } ?? 0
                 w.append(number: bar.width + 2 + shadowExtent)
                 w.append(bar.cap == .round ? "\" stroke-linecap=\"round" : "\" stroke-linecap=\"square")
-                w.append("\" stroke-dasharray=\"")
-                w.append(number: maskDashLength(bar))
-                w.append(byte: UInt8(ascii: " "))
-                w.append(number: maskDashLength(bar))
-                w.append("\"/>")
+                w.write("\" stroke-dasharray=\"", (maskDashLength(bar), " "), (maskDashLength(bar), "\"/>"))
             }
             w.append("</mask>")
         }

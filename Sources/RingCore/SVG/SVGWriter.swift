@@ -71,15 +71,9 @@ struct SVGWriter: ~Copyable {
     /// `<svg …>` of `width` × `height` px, an image whose accessible name is `title`, and its
     /// `<title>`: how every SVG the service writes begins, rings and error images alike.
     static func openDocument(width: Double, height: Double, title: String, into w: inout ByteWriter) {
-        w.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
-        w.append(number: width)
-        w.append("\" height=\"")
-        w.append(number: height)
-        w.append("\" viewBox=\"0 0 ")
-        w.append(number: width)
-        w.append(byte: UInt8(ascii: " "))
-        w.append(number: height)
-        w.append("\" role=\"img\" aria-label=\"")
+        w.write(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"", (width, "\" height=\""),
+            (height, "\" viewBox=\"0 0 "), (width, " "), (height, "\" role=\"img\" aria-label=\""))
         w.append(escaping: title)
         w.append("\"><title>")
         w.append(escaping: title)
@@ -121,15 +115,9 @@ struct SVGWriter: ~Copyable {
 
     /// `<text …` centred on `x`, bold, in the label's fonts, left open for its paint.
     static func openText(x: Double, baseline: Double, fontSize: Double, into w: inout ByteWriter) {
-        w.append("<text x=\"")
-        w.append(number: x)
-        w.append("\" y=\"")
-        w.append(number: baseline)
-        w.append("\" text-anchor=\"middle\" font-family=\"")
+        w.write("<text x=\"", (x, "\" y=\""), (baseline, "\" text-anchor=\"middle\" font-family=\""))
         w.append(fontFamily)
-        w.append("\" font-size=\"")
-        w.append(number: fontSize)
-        w.append("\" font-weight=\"700\"")
+        w.write("\" font-size=\"", (fontSize, "\" font-weight=\"700\""))
     }
 
     /// The label's fonts: sans-serif faces for Latin, then CJK sans faces (resvg otherwise falls
@@ -150,15 +138,11 @@ struct SVGWriter: ~Copyable {
     func paint(_ property: StaticString, _ color: RingColor, into w: inout ByteWriter) {
         w.append(byte: UInt8(ascii: " "))
         w.append(property)
-        w.append("=\"")
-        w.append(rgb: color)
-        w.append(byte: UInt8(ascii: "\""))
+        w.write("=\"", (color, "\""))
         if color.alpha != 255 {
             w.append(byte: UInt8(ascii: " "))
             w.append(property)
-            w.append("-opacity=\"")
-            w.append(number: color.opacity, decimals: 3)
-            w.append(byte: UInt8(ascii: "\""))
+            w.write("-opacity=\"", (Decimals(color.opacity, 3), "\""))
         }
     }
 
@@ -185,24 +169,12 @@ struct SVGWriter: ~Copyable {
 
     /// `<circle cx cy r` without closing, for rings and error images alike.
     static func circle(x: Double, y: Double, radius: Double, into w: inout ByteWriter) {
-        w.append("<circle cx=\"")
-        w.append(number: x)
-        w.append("\" cy=\"")
-        w.append(number: y)
-        w.append("\" r=\"")
-        w.append(number: radius)
-        w.append(byte: UInt8(ascii: "\""))
+        w.write("<circle cx=\"", (x, "\" cy=\""), (y, "\" r=\""), (radius, "\""))
     }
 
     /// ` x="0" y="…" width="…" height="…"`: a filter's or mask's region, the whole image.
     func region(y: Double = 0, into w: inout ByteWriter) {
-        w.append(" x=\"0\" y=\"")
-        w.append(number: y)
-        w.append("\" width=\"")
-        w.append(number: scene.width)
-        w.append("\" height=\"")
-        w.append(number: scene.height)
-        w.append(byte: UInt8(ascii: "\""))
+        w.write(" x=\"0\" y=\"", (y, "\" width=\""), (scene.width, "\" height=\""), (scene.height, "\""))
     }
 
     func appendID(into w: inout ByteWriter) {
