@@ -17,7 +17,7 @@ public struct RasterLimits: Sendable, Equatable {
     /// Nil when `scene` at `scale` may be rendered, else why not, naming the parameter to change.
     package func refusal(_ scene: RingScene, scale: Int) -> String? {
         let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
-        let culprit = scale > 1 ? "scale" : "size"
+        let culprit = (scale > 1 ? RingParameter.scale : .size).rawValue
         if max(width, height) > maxSide {
             return "\(culprit): a \(width)x\(height) px PNG is larger than the limit of \(maxSide) px a side"
         }

@@ -28,10 +28,12 @@ package struct ErrorScene: Sendable, Equatable {
                 let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2, parts[1].count <= 4 else { continue }
                 let value = String(decoding: parts[1], as: UTF8.self)
-                if parts[0].elementsEqual("size".utf8) {
-                    sizes.append((try? QueryValue.integer(value, "size", in: RingLimits.size)) ?? 0)
-                } else if parts[0].elementsEqual("scale".utf8) {
-                    scales.append((try? QueryValue.integer(value, "scale", in: RingLimits.scale)) ?? 0)
+                let size = RingParameter.size.rawValue
+                let scale = RingParameter.scale.rawValue
+                if parts[0].elementsEqual(size.utf8) {
+                    sizes.append((try? QueryValue.integer(value, size, in: RingLimits.size)) ?? 0)
+                } else if parts[0].elementsEqual(scale.utf8) {
+                    scales.append((try? QueryValue.integer(value, scale, in: RingLimits.scale)) ?? 0)
                 }
             }
             if sizes.count == 1, sizes[0] > 0 { size = sizes[0] }

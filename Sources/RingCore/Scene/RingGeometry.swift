@@ -77,6 +77,40 @@ package struct RingGeometry: Sendable, Equatable {
 
     /// Lays out `spec` with free-text label and caption (as sized and drawn), for tests and
     /// the fit checks.
+    /// Where the rings' centre lines lie and how much arc they have: the first part of the
+    /// layout, and all that validation's fit check needs, so it builds no layout of its own.
+    package struct Bands {
+        package let outlineWidth: Double
+        package let shadowBlur: Double
+        package let shadowOffset: Double
+        /// Half the thickest of bar and track (with its outline): each ring's half-width.
+        package let strokeHalf: Double
+        /// How far the shadow reaches past the strokes.
+        package let shadowExtent: Double
+        /// The outermost ring's radius.
+        package let outerRadius: Double
+        /// From one ring's centre line to the next: a stroke and a gap.
+        package let pitch: Double
+        /// The usable arc in degrees: 180 on a half gauge, the circle less the slice otherwise.
+        package let total: Double
+
+        package init(spec: borrowing RingSpec) {
+            let size = Double(spec.size)
+            outlineWidth = (size / 100).clamped(to: 0.5...1.5)
+            shadowBlur = max(0.5, size / 80)
+            shadowOffset = size / 120
+            let trackHalf = spec.resolvedTrackWidth / 2 + (spec.outline == nil ? 0 : outlineWidth)
+            strokeHalf = max(spec.resolvedWidth / 2, trackHalf)
+            shadowExtent = spec.shadow ? 3 * shadowBlur + shadowOffset : 0
+            outerRadius = size / 2 - strokeHalf - shadowExtent
+            pitch = 2 * strokeHalf + spec.resolvedGap
+            total = spec.half ? 180 : 360 * (1 - spec.slice)
+        }
+
+        /// Ring `index`'s radius, 0 the outermost.
+        package func radius(ofRing index: Int) -> Double { outerRadius - Double(index) * pitch }
+    }
+
     package init(spec: borrowing RingSpec, labelText: String?, captionText: String? = nil) {
         self.init(
             spec: spec, label: labelText.map { TextLine(text: $0) }, caption: captionText.map { TextLine(text: $0) })
@@ -87,29 +121,25 @@ package struct RingGeometry: Sendable, Equatable {
     /// its whole size, and a label that does not fit beside a caption is laid out alone.
     package init(spec: borrowing RingSpec, label: TextLine?, caption: TextLine?) {
         let size = Double(spec.size)
+        let bands = Bands(spec: spec)
         barWidth = spec.resolvedWidth
         trackWidth = spec.resolvedTrackWidth
-        outlineWidth = (size / 100).clamped(to: 0.5...1.5)
-        shadowBlur = max(0.5, size / 80)
-        shadowOffset = size / 120
-        let trackHalf = trackWidth / 2 + (spec.outline == nil ? 0 : outlineWidth)
-        let strokeHalf = max(barWidth / 2, trackHalf)
+        outlineWidth = bands.outlineWidth
+        shadowBlur = bands.shadowBlur
+        shadowOffset = bands.shadowOffset
+        let strokeHalf = bands.strokeHalf
         self.strokeHalf = strokeHalf
-        let shadowExtent = spec.shadow ? 3 * shadowBlur + shadowOffset : 0
+        let shadowExtent = bands.shadowExtent
         width = size
         centerX = size / 2
         centerY = size / 2
-        let outerRadius = size / 2 - strokeHalf - shadowExtent
-        let pitch = 2 * strokeHalf + spec.resolvedGap
 
-        let total: Double
+        let total = bands.total
         let barStart: Double
         if spec.half {
-            total = 180
             track = Arc(start: 270, sweep: 180)
             barStart = spec.direction == .cw ? 270 : 90
         } else {
-            total = 360 * (1 - spec.slice)
             let gapEdge = spec.slice > 0 ? spec.start + 180 + 180 * spec.slice : spec.start
             track = Arc(start: gapEdge, sweep: total)
             barStart = spec.slice > 0 && spec.direction == .ccw ? spec.start + 180 - 180 * spec.slice : gapEdge
@@ -117,7 +147,7 @@ package struct RingGeometry: Sendable, Equatable {
         if spec.direction == .ccw { track = Arc(start: barStart, sweep: -total) }
         rings = (0..<spec.ringCount).map { index in
             Self.ring(
-                spec, fraction: spec.ring(index).fraction, radius: outerRadius - Double(index) * pitch, total: total,
+                spec, fraction: spec.ring(index).fraction, radius: bands.radius(ofRing: index), total: total,
                 barStart: barStart)
         }
         let radius = rings[rings.count - 1].radius

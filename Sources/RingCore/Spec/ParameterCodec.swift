@@ -271,7 +271,7 @@ enum DerivedLength: Sendable, Equatable {
     var text: String {
         switch self {
         case .sizeOver(let divisor): "size/\(divisor)"
-        case .barWidth: "width"
+        case .barWidth: RingParameter.width.rawValue
         }
     }
 }

@@ -67,41 +67,40 @@ extension RingSpec {
         try checkFit()
     }
 
-    /// The rings fit in the box, and so do their segments: what only the layout can tell.
+    /// The rings fit in the box, and so do their segments: what only the layout's first part
+    /// (`RingGeometry.Bands`, the rings' radii and arc) can tell. The full layout is built
+    /// once, by the scene.
     private func checkFit() throws(RingSpecError) {
         guard ringCount > 1 || segments != nil else { return }  // one plain ring always fits
-        let geometry = RingGeometry(spec: self, labelText: nil)
-        let innermost = geometry.rings[ringCount - 1]
+        let bands = RingGeometry.Bands(spec: self)
+        let innermost = bands.radius(ofRing: ringCount - 1)
         // One ring keeps the contract it always had: any width up to size/3.
-        guard ringCount == 1 || innermost.radius >= geometry.strokeHalf else {
-            let outer = geometry.rings[0].radius
-            let pitch = 2 * geometry.strokeHalf + resolvedGap
-            let fitting = max(Int(((outer - geometry.strokeHalf) / pitch).rounded(.down)) + 1, 1)
+        guard ringCount == 1 || innermost >= bands.strokeHalf else {
+            let fitting = max(Int(((bands.outerRadius - bands.strokeHalf) / bands.pitch).rounded(.down)) + 1, 1)
             throw .unfit(
-                parameter: "p",
-                rule: "\(ringCount) rings of width \(RingLimits.plain(2 * geometry.strokeHalf)) with gap "
+                parameter: RingParameter.p.rawValue,
+                rule: "\(ringCount) rings of width \(RingLimits.plain(2 * bands.strokeHalf)) with gap "
                     + "\(RingLimits.plain(resolvedGap)) do not fit in size \(size) (\(fitting) "
                     + (fitting == 1 ? "does)" : "do)"))
         }
         guard let segments else { return }
         // The innermost ring has the shortest arc, so the fewest pixels to share.
-        let total = geometry.track.sweep.magnitude
-        let layout = RingGeometry.segmentLayout(self, radius: innermost.radius, total: total)
-        let arc = total * .pi / 180 * innermost.radius
+        let layout = RingGeometry.segmentLayout(self, radius: innermost, total: bands.total)
+        let arc = bands.total * .pi / 180 * innermost
         let gaps = "\(segments) segments with gaps of \(RingLimits.plain(resolvedSegmentGap)) px"
         let ring = ringCount > 1 ? " of the innermost ring" : ""
         guard layout.length > 0 else {
             throw .invalid(
-                parameter: "segments", value: "\(segments)",
+                parameter: RingParameter.segments.rawValue, value: "\(segments)",
                 expected: "a count that fits: \(gaps)\(cap == .round ? " and round caps" : "") "
                     + "need more than the \(RingLimits.plain((arc * 10).rounded() / 10)) px arc\(ring)")
         }
         // What is drawn of a segment: its centre line, and the thinner stroke's round caps.
         let drawn =
-            layout.length * .pi / 180 * innermost.radius + (cap == .round ? min(resolvedWidth, resolvedTrackWidth) : 0)
+            layout.length * .pi / 180 * innermost + (cap == .round ? min(resolvedWidth, resolvedTrackWidth) : 0)
         guard drawn >= RingLimits.segmentLength else {
             throw .invalid(
-                parameter: "segments", value: "\(segments)",
+                parameter: RingParameter.segments.rawValue, value: "\(segments)",
                 expected: "a count that shows: \(gaps) would each be \(RingLimits.plain(drawn)) px long on the "
                     + "\(RingLimits.plain((arc * 10).rounded() / 10)) px arc\(ring), and a segment needs at least "
                     + "\(RingLimits.plain(RingLimits.segmentLength)) px")
