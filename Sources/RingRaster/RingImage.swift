@@ -114,6 +114,31 @@ public struct RingImage: Sendable {
         return writer.text
     }
 
+    /// The image that answers a query refused with `message`, laid out for the box the query
+    /// asked for (`size` × `scale`, else the default; an SVG's box ignores `scale`, as a
+    /// ring's does), with its identity: the digest of the message and the box, and its ETag.
+    package static func error(message: String, query: String, format: Format) -> ErrorAnswer {
+        var box = ErrorScene.Box(query: query)
+        if format == .svg { box.scale = 1 }
+        let digest = RingDigest(of: "\(box.size)@\(box.scale) \(message)")
+        return ErrorAnswer(
+            box: box, digest: digest, entityTag: entityTag("e", format, scale: box.scale, digest),
+            render: {
+                switch format {
+                case .svg: ErrorImage.render(message: message, box: box)
+                case .png: ErrorImage.png(message: message, box: box)
+                }
+            })
+    }
+
+    /// An error image's identity, and how to render it (the service renders only on a miss).
+    package struct ErrorAnswer {
+        package let box: ErrorScene.Box
+        package let digest: RingDigest
+        package let entityTag: String
+        package let render: () -> [UInt8]
+    }
+
     /// Why an image is not rendered: the message names the parameter to change.
     public struct Refusal: Error, Sendable, Equatable, CustomStringConvertible {
         /// What to tell the user, naming the parameter to change.

@@ -301,17 +301,13 @@ public final class RingService: HTTPResponder {
         message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
     ) -> HTTPResponse {
         metrics.recordRenderError()
-        var box = ErrorScene.Box(query: query.text)
-        if format == .svg { box.scale = 1 }
-        let digest = RingDigest(of: "\(box.size)@\(box.scale) \(message)")
-        let key = ResponseCache.Key(digest: digest, format: format.errorVariant)
+        let answer = RingImage.error(message: message, query: query.text, format: format.image)
+        let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
         if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
             return Self.select(entry, for: request)
         }
-        let body =
-            format == .svg ? ErrorImage.render(message: message, box: box) : ErrorImage.png(message: message, box: box)
         let entry = Self.makeEntry(
-            body: body, etag: RingImage.entityTag("e", format.image, scale: box.scale, digest),
+            body: answer.render(), etag: answer.entityTag,
             shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
         cache.insert(entry, key: key, query: query)
         return Self.select(entry, for: request)

@@ -37,7 +37,7 @@ enum RenderCommand {
         }.joined(separator: "\n")
     }
 
-    private enum Format: String { case svg, png }
+    private typealias Format = RingImage.Format
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments == ["--help"] || arguments == ["-h"] {
@@ -93,7 +93,7 @@ enum RenderCommand {
         do {
             let spec = try RingSpec(query: String(query))
             do throws(RingImage.Refusal) {
-                bytes = try RingImage(spec: spec, format: chosen == .svg ? .svg : .png).render()
+                bytes = try RingImage(spec: spec, format: chosen).render()
             } catch {
                 print("ring: \(error)", to: &stderr)
                 guard errorImage else { return 1 }
@@ -125,13 +125,6 @@ enum RenderCommand {
     /// The error image the server answers for `message` in `format`, laid out for the box
     /// `query` asks for.
     private static func errorBytes(_ message: String, _ format: Format, query: String) -> [UInt8] {
-        var box = ErrorScene.Box(query: query)
-        switch format {
-        case .svg:
-            box.scale = 1
-            return ErrorImage.render(message: message, box: box)
-        case .png:
-            return ErrorImage.png(message: message, box: box)
-        }
+        RingImage.error(message: message, query: query, format: format).render()
     }
 }
