@@ -75,18 +75,21 @@ if CommandLine.arguments.contains("--miss-work") {
     }
     let render = measure(batches: 31, size: 2_000) {
         next = (next + 1) % specs.count
-        return RingRenderer.render(specs[next]).count
+        return svg(specs[next]).count
     }
     print(String(format: "%.2f %.2f", parse / 1000, render / 1000))
     exit(0)
 }
 
-/// A parsed spec's SVG, the way the service renders it.
-func svg(_ spec: RingSpec) -> [UInt8] {
+/// A parsed spec's image, the way the service renders it: through `RingImage`.
+func image(_ spec: RingSpec, _ format: RingImage.Format) -> [UInt8] {
     var spec = spec
     let digest = RingSpec.digest(of: &spec)
-    return try! RingImage(valid: spec, format: .svg, digest: digest, limits: RasterLimits()).render()
+    return try! RingImage(valid: spec, format: format, digest: digest, limits: RasterLimits()).render()
 }
+
+/// A parsed spec's SVG, the way the service renders it.
+func svg(_ spec: RingSpec) -> [UInt8] { image(spec, .svg) }
 
 /// `--profile N`: only parse and render the default ring N times, for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < CommandLine.arguments.count,
@@ -169,7 +172,7 @@ let warmUpEnd = now() + (quick ? 0.05 : 0.33)
 var warmUpBytes = 0
 while now() < warmUpEnd {
     for example in RingExamples.all {
-        if let spec = try? RingSpec(query: example.query) { warmUpBytes &+= RingRenderer.render(spec).count }
+        if let spec = try? RingSpec(query: example.query) { warmUpBytes &+= svg(spec).count }
     }
 }
 if warmUpBytes == 42 { print("") }  // keeps the work observable
@@ -180,7 +183,7 @@ for example in RingExamples.all {
     let query = example.query
     let nanoseconds = measure(batches: batches, size: batchSize) {
         guard let spec = try? RingSpec(query: query) else { return 0 }
-        return RingRenderer.render(spec).count
+        return svg(spec).count
     }
     total += nanoseconds
     print("  \(pad(example.name, 16)) \(format(nanoseconds))")
@@ -189,14 +192,14 @@ print("  \(pad("catalogue mean", 16)) \(format(total / Double(RingExamples.all.c
 
 let parseOnly = measure(batches: batches, size: batchSize) { (try? RingSpec(query: "p=72"))?.size ?? 0 }
 let defaultSpec = RingSpec(value: 72)
-let renderOnly = measure(batches: batches, size: batchSize) { RingRenderer.render(defaultSpec).count }
+let renderOnly = measure(batches: batches, size: batchSize) { svg(defaultSpec).count }
 print("default ring split: parse \(format(parseOnly)), render \(format(renderOnly))")
 
 // Three concentric default rings against one, each parsed and rendered, as SVG and as PNG.
 func ringCost(_ query: String, png: Bool, batches: Int, size: Int) -> Double {
     measure(batches: batches, size: size) {
         guard let spec = try? RingSpec(query: query) else { return 0 }
-        return png ? RingRasterizer.png(RingScene(spec: spec), scale: 1).count : RingRenderer.render(spec).count
+        return (png ? image(spec, .png) : svg(spec)).count
     }
 }
 let oneRing = ringCost("p=72", png: false, batches: batches, size: batchSize)
