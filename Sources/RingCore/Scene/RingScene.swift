@@ -164,129 +164,41 @@ package struct RingScene: Sendable, Equatable {
 }
 
 extension RingScene {
-    /// Resolves `spec`: layout, colours for its scheme, label text.
+    /// Resolves `spec`: its words, its layout (built once), then each element from its own
+    /// builder (`RingScene+Elements.swift`), with the colours of its scheme.
     package init(spec: borrowing RingSpec) {
-        // One ring, the common case, builds no array of them.
-        let first = Self.percentageText(spec, ring: 0)
-        let others = spec.ringCount > 1 ? (1..<spec.ringCount).map { Self.percentageText(spec, ring: $0) } : []
-        // Each percentage as wide as the widest its decimals produce within the range, for sizing.
-        let widest = Self.widestPercentageText(decimals: spec.decimals)
-        func sized(_ text: String) -> String { TextWidth.em(text) >= TextWidth.em(widest) ? text : widest }
-        let sizingFirst = sized(first)
-        let sizingOthers = others.map(sized)
-        func line(_ text: String) -> RingGeometry.TextLine {
-            let showsNumber = text.utf8.contains(UInt8(ascii: "{")) && text != Self.substitute(text, "", [])
-            return RingGeometry.TextLine(
-                text: Self.substitute(text, first, others), sizing: Self.substitute(text, sizingFirst, sizingOthers),
-                mayShorten: !showsNumber)
-        }
-        let labelLine: RingGeometry.TextLine?
-        switch spec.label {
-        case .auto: labelLine = RingGeometry.TextLine(text: first, sizing: sizingFirst, mayShorten: false)
-        case .none: labelLine = nil
-        case .text(let text): labelLine = line(text)
-        }
-        let g = RingGeometry(spec: spec, label: labelLine, caption: spec.caption.map(line))
-        let dark = spec.theme == .dark
-        // A ring on a colour of its own does not switch with the reader's scheme: the track is
-        // chosen for the background, the label for the fill under it and the background.
-        let trackLayers = [spec.background].compactMap { $0 }
-        let labelLayers = [spec.fill, spec.background].compactMap { $0 }
-
+        let words = Words(spec)
+        let g = RingGeometry(spec: spec, label: words.label, caption: words.caption)
+        let context = Context(spec, g)
         width = g.width
         height = g.height
         centerX = g.centerX
         centerY = g.centerY
-        title = spec.title ?? (others.isEmpty ? first : ([first] + others).joined(separator: ", "))
+        title = spec.title ?? words.title
         background = spec.background
-        let innermost = g.rings[g.rings.count - 1]
-        fill = spec.fill.map { Disc(radius: max(innermost.radius - g.trackWidth / 2, 0), color: $0) }
-        let standardTrack =
-            trackLayers.isEmpty
-            ? SchemeColor(
-                color: dark ? DefaultColors.darkTrack : DefaultColors.lightTrack,
-                dark: spec.theme == .auto ? DefaultColors.darkTrack : nil)
-            : Self.choose(on: trackLayers, theme: spec.theme, Self.trackColor)
-        let trackClosed = g.track.sweep.magnitude >= 360
-        // The bar's colour: by value with thresholds, else the given or default one; a gradient's
-        // is the colour where the bar ends (what `labelColor=bar` follows).
-        let gradient = spec.gradient.isEmpty ? nil : Gradient(stops: spec.gradient, span: g.track.sweep.magnitude)
-        var firstBarColor = DefaultColors.bar
+        fill = spec.fill.map { Disc(radius: max(g.rings[g.rings.count - 1].radius - g.trackWidth / 2, 0), color: $0) }
         var hasBar = false
         var hasLength = false  // a bar that is not a dot, so there is something to animate
         var rings: [Ring] = []
         rings.reserveCapacity(g.rings.count)
         for index in g.rings.indices {
-            let layout = g.rings[index]
-            let given = spec.ring(index)
-            let trackStroke = Stroke(
-                arc: g.track, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: trackClosed)
-            let trackSegments =
-                layout.trackSegments.isEmpty
-                ? []
-                : layout.trackSegments.map {
-                    Stroke(arc: $0, radius: layout.radius, width: g.trackWidth, cap: spec.cap, isClosed: false)
-                }
-            let track: Track?
-            switch given.track {
-            case .none: track = nil
-            case .color(let color):
-                track = Track(stroke: trackStroke, color: SchemeColor(color: color, dark: nil), segments: trackSegments)
-            case .standard: track = Track(stroke: trackStroke, color: standardTrack, segments: trackSegments)
-            }
-            let outline = spec.outline.map { color in
-                Outline(
-                    arc: g.track, radius: layout.radius, offset: g.trackWidth / 2 + g.outlineWidth / 2, cap: spec.cap,
-                    isClosed: trackClosed, width: g.outlineWidth, color: color)
-            }
-            let palette = Self.paletteColor(index, on: trackLayers, theme: spec.theme)
-            let solid = spec.thresholds?.color(for: given.value) ?? given.color ?? palette.color
-            let solidDark = spec.thresholds == nil && given.color == nil ? palette.dark : nil
-            if index == 0 {
-                firstBarColor = gradient.map { $0.color(at: (layout.bar?.sweep.magnitude ?? 0) / $0.span) } ?? solid
-            }
-            var bar: Bar?
-            if let arc = layout.bar {
-                let stroke = Stroke(
-                    arc: arc, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: layout.barIsClosed)
-                let segments =
-                    layout.barSegments.isEmpty
-                    ? []
-                    : layout.barSegments.map {
-                        Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
-                    }
-                bar = Bar(
-                    stroke: stroke, paint: gradient.map { .gradient($0) } ?? .solid(solid),
-                    dark: gradient == nil ? solidDark : nil, segments: segments)
+            let bar = Self.bar(spec, g, context, ring: index)
+            if let bar {
                 hasBar = true
-                hasLength = hasLength || !stroke.isDot
+                hasLength = hasLength || !bar.stroke.isDot
             }
-            rings.append(Ring(track: track, outline: outline, bar: bar))
+            rings.append(
+                Ring(
+                    track: Self.track(spec, g, context, ring: index),
+                    outline: Self.outline(spec, g, context, ring: index),
+                    bar: bar))
         }
         self.rings = rings
         shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
         // A dot has no length to fill in along.
         animation = spec.animation > 0 && hasLength ? spec.animation : nil
-        let barColor = firstBarColor
-        label = g.labelText.map { text in
-            let color: SchemeColor
-            switch spec.labelColor {
-            case .color(let given)?: color = SchemeColor(color: given, dark: nil)
-            case .bar?: color = SchemeColor(color: barColor, dark: nil)
-            case nil:
-                color = Self.textColor(
-                    light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, on: labelLayers, theme: spec.theme)
-            }
-            return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)
-        }
-        caption = g.captionText.map { text in
-            let color =
-                spec.captionColor.map { SchemeColor(color: $0, dark: nil) }
-                ?? Self.captionColor(
-                    on: labelLayers, theme: spec.theme)
-            return Label(
-                text: text, x: g.centerX, baseline: g.captionBaseline, fontSize: g.captionFontSize, color: color)
-        }
+        label = Self.label(spec, g, context, barColor: spec.labelColor == .bar ? Self.barColor(spec, g, context) : nil)
+        caption = Self.caption(spec, g, context)
     }
 
     /// The point at `degrees` clockwise from 12 o'clock, `radius` from the centre.
