@@ -138,13 +138,7 @@ extension SVGWriter {
         if let first = pieces.first {
             w.append("<path d=\"")
             for piece in pieces { arcPath(piece.arc, radius: piece.radius, closed: false, into: &w) }
-            w.append(byte: UInt8(ascii: "\""))
-            barClass(ring: switching, dot: false, into: &w)
-            w.append(" fill=\"none\"")
-            paint("stroke", color, into: &w)
-            w.append(" stroke-width=\"")
-            w.append(number: first.width)
-            w.append(first.cap == .round ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+            closeBarPath(color, width: first.width, roundCaps: first.cap == .round, ring: switching, into: &w)
         }
         for piece in bar.segments where piece.isDot { dot(piece, color, ring: switching, into: &w) }
     }
@@ -161,12 +155,16 @@ extension SVGWriter {
     func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
         w.append("<path d=\"")
         arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
+        closeBarPath(
+            color, width: stroke.width, roundCaps: stroke.cap == .round && !stroke.isClosed, ring: ring, into: &w)
+    }
+
+    /// A bar path's attributes after its path data: its class, its paint, its width and caps.
+    func closeBarPath(_ color: RingColor, width: Double, roundCaps: Bool, ring: Int?, into w: inout ByteWriter) {
         w.append(byte: UInt8(ascii: "\""))
         barClass(ring: ring, dot: false, into: &w)
         w.append(" fill=\"none\"")
         paint("stroke", color, into: &w)
-        w.append(" stroke-width=\"")
-        w.append(number: stroke.width)
-        w.append(stroke.cap == .round && !stroke.isClosed ? "\" stroke-linecap=\"round\"/>" : "\"/>")
+        w.write(" stroke-width=\"", (width, roundCaps ? "\" stroke-linecap=\"round\"/>" : "\"/>"))
     }
 }

@@ -99,7 +99,7 @@ extension RingParameter {
                 .colour, "Gradient", "bar colour along the arc, from the first colour to the last; overrides color",
                 example: "22c55e,ef4444"), in: &spec)
         try v.visit(
-            .track, \.tracks, PerRing(TrackGrammar(colors: .track), .item(.standard)),
+            .track, \.tracks, PerRing(ColorOrKeywordGrammar<RingSpec.Paint>(colors: .track), .item(.standard)),
             ParameterAbout(
                 .colour, "Track colour", "track (remaining part) colour", example: "none",
                 default: ColorGrammar.track.schemeText), in: &spec)
@@ -127,7 +127,7 @@ extension RingParameter {
             ParameterAbout(.text, "Label", "centre text", example: "{p} done"), in: &spec)
         try v.visit(
             .labelColor, \.labelColor,
-            Absent(LabelColorGrammar(colors: .label)),
+            Absent(ColorOrKeywordGrammar<RingSpec.LabelColor>(colors: .label)),
             ParameterAbout(
                 .colour, "Label colour", "label colour; bar: the bar's colour", example: "cf222e",
                 default: ColorGrammar.label.schemeText),

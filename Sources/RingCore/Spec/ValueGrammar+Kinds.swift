@@ -129,48 +129,68 @@ struct ColorGrammar: ValueGrammar {
     var schemeText: String { RingColor.schemeText(light: light, dark: dark) }
 }
 
-/// A track's paint: a colour, or `none`.
-struct TrackGrammar: ValueGrammar {
-    var colors: ColorGrammar
-
-    @inline(__always)
-    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> RingSpec.Paint {
-        text == "none" ? .none : .color(try colors.read(text, parameter))
-    }
-
-    @inline(__always)
-    func write(_ value: RingSpec.Paint, into w: inout ByteWriter) {
-        switch value {
-        // Validation refuses the default in a list; if it is there, it still differs.
-        case .standard: w.append("default")
-        case .none: w.append("none")
-        case .color(let color): CanonicalKey.hex(color, into: &w)
-        }
-    }
-
-    var kind: RingParameter.Kind { .color(light: colors.light, dark: colors.dark, allowsNone: true) }
-    var values: String { "colour or none" }
+/// A value that is a colour or one keyword: a track's `none`, a label's `bar`.
+protocol ColorOrKeyword: Equatable, Sendable {
+    /// The keyword, and the value it reads as.
+    static var keyword: StaticString { get }
+    static var keywordValue: Self { get }
+    init(color: RingColor)
+    /// The colour, for a value that is one.
+    var color: RingColor? { get }
 }
 
-/// The label's colour: a colour, or `bar` for the bar's own.
-struct LabelColorGrammar: ValueGrammar {
+extension RingSpec.Paint: ColorOrKeyword {
+    static var keyword: StaticString { "none" }
+    static var keywordValue: Self { .none }
+    init(color: RingColor) { self = .color(color) }
+    var color: RingColor? {
+        if case .color(let color) = self { return color }
+        return nil
+    }
+}
+
+extension RingSpec.LabelColor: ColorOrKeyword {
+    static var keyword: StaticString { "bar" }
+    static var keywordValue: Self { .bar }
+    init(color: RingColor) { self = .color(color) }
+    var color: RingColor? {
+        if case .color(let color) = self { return color }
+        return nil
+    }
+}
+
+/// A colour, or the value's keyword: `track=none`, `labelColor=bar`.
+struct ColorOrKeywordGrammar<Value: ColorOrKeyword>: ValueGrammar {
     var colors: ColorGrammar
 
     @inline(__always)
-    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> RingSpec.LabelColor {
-        text == "bar" ? .bar : .color(try colors.read(text, parameter))
+    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> Value {
+        if let text,
+            text.utf8.elementsEqual(
+                UnsafeBufferPointer(start: Value.keyword.utf8Start, count: Value.keyword.utf8CodeUnitCount))
+        {
+            return Value.keywordValue
+        }
+        return Value(color: try colors.read(text, parameter))
     }
 
     @inline(__always)
-    func write(_ value: RingSpec.LabelColor, into w: inout ByteWriter) {
-        switch value {
-        case .bar: w.append("bar")
-        case .color(let color): CanonicalKey.hex(color, into: &w)
+    func write(_ value: Value, into w: inout ByteWriter) {
+        if let color = value.color {
+            CanonicalKey.hex(color, into: &w)
+        } else if value == Value.keywordValue {
+            w.append(Value.keyword)
+        } else {
+            // A track list's scheme default, which validation refuses; if it is there, it
+            // still differs from every value that reads.
+            w.append("default")
         }
     }
 
-    var kind: RingParameter.Kind { colors.kind }
-    var values: String { "colour or bar" }
+    var kind: RingParameter.Kind {
+        .color(light: colors.light, dark: colors.dark, allowsNone: "\(Value.keyword)" == "none")
+    }
+    var values: String { "colour or \(Value.keyword)" }
 }
 
 /// `count` comma-separated colours.
