@@ -120,23 +120,26 @@ public struct RingImage: Sendable {
     package static func error(message: String, query: String, format: Format) -> ErrorAnswer {
         var box = ErrorScene.Box(query: query)
         if format == .svg { box.scale = 1 }
-        let digest = RingDigest(of: "\(box.size)@\(box.scale) \(message)")
         return ErrorAnswer(
-            box: box, digest: digest, entityTag: entityTag("e", format, scale: box.scale, digest),
-            render: {
-                switch format {
-                case .svg: ErrorImage.render(message: message, box: box)
-                case .png: ErrorImage.png(message: message, box: box)
-                }
-            })
+            message: message, format: format, box: box, digest: RingDigest(of: "\(box.size)@\(box.scale) \(message)"))
     }
 
-    /// An error image's identity, and how to render it (the service renders only on a miss).
+    /// An error image's identity, and its bytes (the service renders them only on a miss).
     package struct ErrorAnswer {
+        package let message: String
+        package let format: Format
         package let box: ErrorScene.Box
+        /// The digest of the message and the box: each box has its own cache entry and ETag.
         package let digest: RingDigest
-        package let entityTag: String
-        package let render: () -> [UInt8]
+
+        package var entityTag: String { RingImage.entityTag("e", format, scale: box.scale, digest) }
+
+        package func render() -> [UInt8] {
+            switch format {
+            case .svg: ErrorImage.render(message: message, box: box)
+            case .png: ErrorImage.png(message: message, box: box)
+            }
+        }
     }
 
     /// Why an image is not rendered: the message names the parameter to change.

@@ -92,15 +92,6 @@ import Testing
         #expect(spec == (try RingSpec(query: same)))
         #expect(spec.canonicalKey == (try RingSpec(query: same)).canonicalKey)
     }
-
-    private func failure(_ query: String) -> RingSpecError? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error
-        }
-    }
 }
 
 extension RingSpec {

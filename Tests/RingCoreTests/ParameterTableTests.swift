@@ -215,15 +215,6 @@ import Testing
         #expect(drawn != RingRenderer.render(try RingSpec(query: base), digest: digest), "\(query)")
     }
 
-    private func failure(_ query: String) -> RingSpecError? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     private func encode(_ value: String) -> String {
         value.replacing("{", with: "%7B").replacing("}", with: "%7D").replacing(" ", with: "+")
     }

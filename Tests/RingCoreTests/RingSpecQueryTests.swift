@@ -8,14 +8,7 @@ import Testing
         try RingSpec(query: query)
     }
 
-    private func error(_ query: String) -> RingSpecError? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error
-        }
-    }
+    private func error(_ query: String) -> RingSpecError? { failure(query) }
 
     @Test func defaults() throws {
         let ring = try spec("p=72")

@@ -5,12 +5,17 @@ func scene(_ query: String) throws -> RingScene {
     RingScene(spec: try RingSpec(query: query))
 }
 
-/// The error message `query` is refused with, or nil when it is a ring.
-func refusal(_ query: String) -> String? {
+/// The error `query` is refused with, or nil when it is a ring.
+func failure(_ query: String) -> RingSpecError? {
     do {
         _ = try RingSpec(query: query)
         return nil
     } catch {
-        return error.description
+        return error
     }
+}
+
+/// The error message `query` is refused with, or nil when it is a ring.
+func refusal(_ query: String) -> String? {
+    failure(query)?.description
 }

@@ -44,6 +44,7 @@ private struct QueryParser {
             }
             index += 1
         }
+        // `p` is the table's first parameter: position 0.
         guard seen.contains(0) else { throw .missing(parameter: RingParameter.p.rawValue) }
         try spec.validate(seen: seen)
         spec.normalize()
