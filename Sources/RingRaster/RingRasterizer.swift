@@ -94,26 +94,44 @@ private struct Painter {
         for ring in scene.rings { if let outline = ring.outline { paint(shape(of: outline), outline.color) } }
         let bars = scene.rings.compactMap { ring in ring.bar.map { ($0, shape(of: $0.stroke, segments: $0.segments)) } }
         if let shadow = scene.shadow {
-            // The SVG blurs every bar's black copy as one group. The rings never overlap, so
-            // bars of one alpha blur as their union, in one pass.
-            for alpha in Set(bars.map { $0.0.paint.alpha }).sorted() {
+            // The SVG blurs every bar's black copy (and the laps under a top lap) as one group.
+            // The rings never overlap, so bars of one alpha blur as their union, in one pass.
+            let beneath = scene.rings.compactMap { ring in ring.lap?.beneath.map { ($0, shape(of: $0.stroke)) } }
+            let shadowed = bars + beneath
+            for alpha in Set(shadowed.map { $0.0.paint.alpha }).sorted() {
                 var union = Polygon()
-                for (bar, shape) in bars where bar.paint.alpha == alpha { union.contours += shape.contours }
+                for (bar, shape) in shadowed where bar.paint.alpha == alpha { union.contours += shape.contours }
                 paintShadow(shadow, of: union, alpha: alpha)
             }
         }
-        for (bar, barShape) in bars {
-            switch bar.paint {
-            case .solid(let color):
-                paint(barShape, color)
-            case .gradient(let gradient) where bar.stroke.isDot:
-                paint(barShape, gradient.color(at: 0))
-            case .gradient(let gradient):
-                var barMask = mask(barShape)
-                barMask.resolve()  // the shader reads every pixel's coverage
-                paintGradient(gradient, along: bar.stroke, mask: barMask)
-                scratch.cells = barMask.takeStorage()
+        var next = bars.makeIterator()
+        for ring in scene.rings where ring.bar != nil {
+            let (bar, barShape) = next.next()!
+            // Under the top lap the laps before it; over it the head's shadow, then the head.
+            if let beneath = ring.lap?.beneath { paint(beneath, shape(of: beneath.stroke)) }
+            paint(bar, barShape)
+            if let lap = ring.lap {
+                paintHeadShadow(lap.shadow)
+                if let head = lap.head { paint(head, shape(of: head.stroke)) }
             }
+        }
+        for marks in [scene.ticks, scene.targets].compactMap({ $0 }) {
+            var lines = Polygon()
+            let half = marks.width * scale / 2
+            for mark in marks.marks {
+                let radians = mark.angle * .pi / 180
+                let (out, along) = (Point(x: sin(radians), y: -cos(radians)), Point(x: cos(radians), y: sin(radians)))
+                func corner(_ radius: Double, _ side: Double) -> Point {
+                    Point(
+                        x: centre.x + out.x * radius * scale + along.x * side,
+                        y: centre.y + out.y * radius * scale + along.y * side)
+                }
+                lines.contours.append([
+                    corner(mark.inner, -half), corner(mark.outer, -half), corner(mark.outer, half),
+                    corner(mark.inner, half),
+                ])
+            }
+            paint(lines, marks.color.color)
         }
         for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
             let glyphs = GlyphSet.labelFont.outline(
@@ -121,6 +139,37 @@ private struct Painter {
                 baseline: text.baseline * scale)
             paint(glyphs, text.color.color)
         }
+    }
+
+    /// A bar of `shape`, in its solid colour or its gradient.
+    mutating func paint(_ bar: RingScene.Bar, _ shape: Polygon) {
+        switch bar.paint {
+        case .solid(let color):
+            paint(shape, color)
+        case .gradient(let gradient) where bar.stroke.isDot:
+            paint(shape, gradient.color(along: 0))
+        case .gradient(let gradient):
+            var barMask = mask(shape)
+            barMask.resolve()  // the shader reads every pixel's coverage
+            paintGradient(gradient, along: bar.stroke, mask: barMask)
+            scratch.cells = barMask.takeStorage()
+        }
+    }
+
+    /// The top lap's head shadow: black over its piece of the band, its opacity falling linearly
+    /// with the distance from the head's centre across `fade`, as the SVG's radial gradient.
+    mutating func paintHeadShadow(_ shadow: RingScene.HeadShadow) {
+        var shadowMask = mask(shape(of: shadow.stroke))
+        shadowMask.resolve()
+        let head = Polygon.point(centre, shadow.stroke.radius * scale, shadow.head)
+        let (from, to) = (shadow.fade.lowerBound * scale, shadow.fade.upperBound * scale)
+        let opacity = Float(shadow.opacity)
+        canvas.fill(shadowMask) { x, y in
+            let distance = hypot(Double(x) + 0.5 - head.x, Double(y) + 0.5 - head.y)
+            let share = to > from ? min(max((to - distance) / (to - from), 0), 1) : distance <= to ? 1 : 0
+            return (0, 0, 0, opacity * Float(share))
+        }
+        scratch.cells = shadowMask.takeStorage()
     }
 
     /// Fills `polygon` with `color` through a mask in the scratch cells.
@@ -207,7 +256,6 @@ private struct Painter {
         let start = stroke.arc.start
         let length = stroke.arc.sweep.magnitude
         let sign: Double = stroke.arc.sweep < 0 ? -1 : 1
-        let span = gradient.span
         let closed = stroke.isClosed
         canvas.fill(mask) { x, y in
             let dx = Double(x) + 0.5 - centre.x
@@ -218,7 +266,7 @@ private struct Painter {
             if !closed, along > length {
                 along = along - length < 360 - along ? length : 0
             }
-            let color = gradient.color(at: along / span)
+            let color = gradient.color(along: along)
             return (Float(color.red), Float(color.green), Float(color.blue), Float(color.alpha) / 255)
         }
     }

@@ -19,8 +19,7 @@ import Testing
     @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
-        // segmentGap means something only with segments, gap only with several rings.
-        let base = parameter == .segmentGap ? "p=72&segments=5" : parameter == .gap ? "p=72,45" : "p=72"
+        let base = Self.base(for: parameter)
         let query =
             parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
         let spec = try RingSpec(query: query)
@@ -199,20 +198,27 @@ import Testing
     @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
     func exampleValueChangesTheDrawing(parameter: RingParameter) throws {
         let definition = parameter.definition
-        // segmentGap draws something only with segments, gap with several rings, captionColor
-        // with a caption.
-        let base =
-            switch parameter {
-            case .segmentGap: "p=72&segments=5"
-            case .gap: "p=72,45"
-            case .captionColor: "p=72&caption=done"
-            default: "p=72"
-            }
+        let base = Self.base(for: parameter)
         let query =
             parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
         let digest = try RingSpec(query: base).digest
         let drawn = RingRenderer.render(try RingSpec(query: query), digest: digest)
         #expect(drawn != RingRenderer.render(try RingSpec(query: base), digest: digest), "\(query)")
+    }
+
+    /// A ring on which `parameter`'s example means something: segmentGap only with segments,
+    /// gap with several rings, captionColor with a caption, overflow past max, targetColor
+    /// with a target, tickColor with ticks.
+    static func base(for parameter: RingParameter) -> String {
+        switch parameter {
+        case .segmentGap: "p=72&segments=5"
+        case .gap: "p=72,45"
+        case .captionColor: "p=72&caption=done"
+        case .overflow: "p=130"
+        case .targetColor: "p=72&target=80"
+        case .tickColor: "p=72&ticks=10"
+        default: "p=72"
+        }
     }
 
     private func encode(_ value: String) -> String {

@@ -17,4 +17,9 @@ enum DefaultColors {
     /// Muted: a caption reads below its label, not beside it.
     static let lightCaption = RingColor(rgb: 0x57606A)
     static let darkCaption = RingColor(rgb: 0x8B949E)
+    /// Muted too, yet visible on the scheme's track and on the default bar alike: at least
+    /// 2:1 against both (#424a53: 7.05 on the light track, 2.40 on #2f81f7; #c9d1d9: 7.91 on
+    /// the dark track, 2.43 on the bar), and less than the label's contrast on the track.
+    static let lightTick = RingColor(rgb: 0x424A53)
+    static let darkTick = RingColor(rgb: 0xC9D1D9)
 }

@@ -16,7 +16,7 @@ extension SVGWriter {
         _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, ring: Int, into w: inout ByteWriter
     ) {
         guard !bar.isDot else {
-            dot(bar, gradient.color(at: 0), into: &w)
+            dot(bar, gradient.color(along: 0), into: &w)
             return
         }
         w.append("<mask id=\"")
@@ -63,7 +63,6 @@ extension SVGWriter {
         _ bar: RingScene.Stroke, _ gradient: RingScene.Gradient, suffix: StaticString, ring: Int,
         into w: inout ByteWriter, paint colorOf: (RingColor) -> RingColor
     ) {
-        let total = gradient.span
         let length = bar.arc.sweep.magnitude
         let sign: Double = bar.arc.sweep < 0 ? -1 : 1
         let count = max(1, Int((length / 6).rounded(.up)))
@@ -82,8 +81,8 @@ extension SVGWriter {
             w.write(
                 "", (index, "\" gradientUnits=\"userSpaceOnUse\" x1=\""), (begin.x, "\" y1=\""), (begin.y, "\" x2=\""),
                 (end.x, "\" y2=\""), (end.y, "\"><stop offset=\"0\" stop-color=\""),
-                (colorOf(gradient.color(at: from / total)), "\"/><stop offset=\"1\" stop-color=\""),
-                (colorOf(gradient.color(at: (from + step) / total)), "\"/></linearGradient>"))
+                (colorOf(gradient.color(along: from)), "\"/><stop offset=\"1\" stop-color=\""),
+                (colorOf(gradient.color(along: from + step)), "\"/></linearGradient>"))
         }
         w.append("</defs>")
         // The round caps go under the sub-arcs, which cover their inner halves: what shows is
@@ -91,10 +90,10 @@ extension SVGWriter {
         // through the cap. On top, a flat disc hid half a stroke's width of the gradient and
         // ended in a step (14 levels on a wide bar).
         if bar.cap == .round && !bar.isClosed {
-            for (angle, position) in [(bar.arc.start, 0.0), (bar.arc.end, length / total)] {
+            for (angle, along) in [(bar.arc.start, 0.0), (bar.arc.end, length)] {
                 disc(
                     at: scene.point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
-                    colorOf(gradient.color(at: position)), into: &w)
+                    colorOf(gradient.color(along: along)), into: &w)
             }
         }
         w.write("<g fill=\"none\" stroke-width=\"", (bar.width + 2 * Self.gradientBleed, "\">"))

@@ -99,20 +99,64 @@ extension SVGWriter {
             w.write("-s)\" transform=\"translate(0 ", (shadow.offset, ")\" opacity=\""), (shadow.opacity, "\">"))
             for index in scene.rings.indices {
                 guard let bar = scene.rings[index].bar else { continue }
-                solidShapes(bar, RingColor(red: 0, green: 0, blue: 0, alpha: bar.paint.alpha), ring: nil, into: &w)
+                for shape in [scene.rings[index].lap?.beneath, bar] {
+                    guard let shape else { continue }
+                    let black = RingColor(red: 0, green: 0, blue: 0, alpha: shape.paint.alpha)
+                    solidShapes(shape, black, ring: nil, into: &w)
+                }
             }
             w.append("</g>")
         }
         for index in scene.rings.indices {
             guard let bar = scene.rings[index].bar else { continue }
-            switch bar.paint {
-            case .solid(let color):
-                solidShapes(bar, color, ring: index, into: &w)
-            case .gradient(let gradient):
-                writeGradientBar(bar.stroke, gradient, ring: index, into: &w)
+            guard let lap = scene.rings[index].lap else {
+                writeBar(bar, ring: index, gradientNumber: index, into: &w)
+                continue
             }
+            // Under the top lap the laps before it; over it the head's shadow, then the head.
+            if let beneath = lap.beneath {
+                writeBar(beneath, ring: index, gradientNumber: index + RingLimits.rings.upperBound, into: &w)
+            }
+            writeBar(bar, ring: index, gradientNumber: index, into: &w)
+            writeHeadShadow(lap.shadow, ring: index, into: &w)
+            if let head = lap.head { writeBar(head, ring: index, gradientNumber: index, into: &w) }
         }
         if scene.animation != nil { w.append("</g>") }
+    }
+
+    /// One bar of ring `ring`: solid, or a gradient whose ids carry `gradientNumber` (the
+    /// ring's, or past every ring's for the laps under a top lap, so no two ids meet).
+    func writeBar(_ bar: RingScene.Bar, ring: Int, gradientNumber: Int, into w: inout ByteWriter) {
+        switch bar.paint {
+        case .solid(let color):
+            solidShapes(bar, color, ring: ring, into: &w)
+        case .gradient(let gradient):
+            writeGradientBar(bar.stroke, gradient, ring: gradientNumber, into: &w)
+        }
+    }
+
+    /// The top lap's head shadow: its piece of the band, stroked with a radial gradient about
+    /// the head's centre, black from the head's edge fading to nothing.
+    func writeHeadShadow(_ shadow: RingScene.HeadShadow, ring: Int, into w: inout ByteWriter) {
+        let centre = scene.point(at: shadow.head, radius: shadow.stroke.radius)
+        let reach = shadow.fade.upperBound
+        w.append("<defs><radialGradient id=\"")
+        appendID(into: &w)
+        w.append("-h")
+        ringNumber(ring, into: &w)
+        w.write(
+            "\" gradientUnits=\"userSpaceOnUse\" cx=\"", (centre.x, "\" cy=\""), (centre.y, "\" r=\""),
+            (reach, "\"><stop offset=\""), (Decimals(shadow.fade.lowerBound / reach, 3), "\" stop-opacity=\""),
+            (
+                Decimals(shadow.opacity, 3),
+                "\"/><stop offset=\"1\" stop-opacity=\"0\"/></radialGradient></defs><path d=\""
+            ))
+        arcPath(shadow.stroke.arc, radius: shadow.stroke.radius, closed: false, into: &w)
+        w.append("\" fill=\"none\" stroke=\"url(#")
+        appendID(into: &w)
+        w.append("-h")
+        ringNumber(ring, into: &w)
+        w.write(")\" stroke-width=\"", (shadow.stroke.width, "\"/>"))
     }
 
     /// Whether a solid bar is drawn with strokes, with dots (discs), or both.

@@ -3,14 +3,19 @@
 extension SVGWriter {
     func writeStyle(into w: inout ByteWriter) {
         let animation = scene.animation
-        let switches = trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch
+        let ticksDark = scene.ticks?.color.dark
+        let targetsDark = scene.targets?.color.dark
+        let switches =
+            trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch || ticksDark != nil
+            || targetsDark != nil
         guard switches || animation != nil else { return }
         w.append("<style>")
         if switches {
             w.append("@media (prefers-color-scheme:dark){")
             for index in scene.rings.indices {
                 guard let bar = scene.rings[index].bar, let dark = bar.dark else { continue }
-                let shapes = Self.shapes(of: bar)
+                var shapes = Self.shapes(of: bar)
+                if scene.rings[index].lap?.head != nil { shapes.dots = true }  // the head drawn again
                 if shapes.strokes {
                     className("b", ring: index, into: &w, selector: true)
                     w.write("{stroke:", (dark, "}"))
@@ -23,6 +28,14 @@ extension SVGWriter {
             if let trackDark {
                 className("t", into: &w, selector: true)
                 w.write("{stroke:", (trackDark, "}"))
+            }
+            if let ticksDark {
+                className("k", into: &w, selector: true)
+                w.write("{stroke:", (ticksDark, "}"))
+            }
+            if let targetsDark {
+                className("x", into: &w, selector: true)
+                w.write("{stroke:", (targetsDark, "}"))
             }
             if let labelDark {
                 className("l", into: &w, selector: true)
@@ -49,7 +62,7 @@ extension SVGWriter {
             }
             w.append(byte: UInt8(ascii: "}"))
             for index in scene.rings.indices {
-                guard let bar = scene.rings[index].bar?.stroke else { continue }
+                guard let bar = maskStroke(ofRing: index) else { continue }
                 w.append("@keyframes ")
                 appendID(into: &w)
                 w.append("-f")
@@ -58,6 +71,16 @@ extension SVGWriter {
             }
         }
         w.append("</style>")
+    }
+
+    /// What ring `index`'s animation mask uncovers, along the bar from its start: the bar, or
+    /// for a ring that laps the whole circle, which the final picture fills.
+    func maskStroke(ofRing index: Int) -> RingScene.Stroke? {
+        guard var bar = scene.rings[index].bar?.stroke else { return nil }
+        if let lap = scene.rings[index].lap {
+            bar.arc = RingScene.Arc(start: bar.arc.start, sweep: lap.shadow.stroke.arc.sweep < 0 ? -360 : 360)
+        }
+        return bar
     }
 
     /// Longer than the bar's path, so a single dash covers all of it.
@@ -86,7 +109,7 @@ extension SVGWriter {
             region(into: &w)
             w.append(byte: UInt8(ascii: ">"))
             for index in scene.rings.indices {
-                guard let bar = scene.rings[index].bar?.stroke else { continue }
+                guard let bar = maskStroke(ofRing: index) else { continue }
                 w.append("<path class=\"")
                 className("a", ring: index, into: &w, selector: false)
                 w.append("\" d=\"")

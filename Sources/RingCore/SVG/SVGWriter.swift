@@ -7,8 +7,8 @@
 /// never collide.
 ///
 /// The parts live in extensions by concern: the stylesheet and definitions (`+Style`), the
-/// track, outline and solid bars (`+Shapes`), gradient bars (`+Gradient`) and arc path data
-/// (`+Paths`); this file holds the document, the text and the primitives they share.
+/// track, outline, solid bars and laps (`+Shapes`), gradient bars (`+Gradient`), tick and
+/// target marks (`+Marks`) and arc path data (`+Paths`); this file holds the document, the text and the primitives they share.
 struct SVGWriter: ~Copyable {
     let scene: RingScene
     /// The 32 hex digits of the digest, as ASCII bytes held inline (no allocation).
@@ -63,6 +63,8 @@ struct SVGWriter: ~Copyable {
             if let outline = scene.rings[index].outline { writeOutline(outline, into: &w) }
         }
         writeBars(into: &w)
+        if let ticks = scene.ticks { writeMarks(ticks, darkClass: "k", into: &w) }
+        if let targets = scene.targets { writeMarks(targets, darkClass: "x", into: &w) }
         if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
         if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
         w.append("</svg>")

@@ -26,6 +26,24 @@ package struct RingGeometry: Sendable, Equatable {
         package var barSegments: [Arc] = []
         /// True when the bar is the closed full circle.
         package var barIsClosed: Bool
+        /// With `overflow=lap` at or past `max`: the laps under `bar`, which is the top lap.
+        package var laps: Laps?
+        /// The target's angle on the arc; nil for none.
+        package var target: Double?
+    }
+
+    /// A value that goes round more than once (`overflow=lap`): the laps beneath the top one
+    /// are one closed ring (only the top one shows over them), and the top lap's head casts a
+    /// shadow forward onto what lies under it.
+    package struct Laps: Sendable, Equatable {
+        /// The laps drawn, at most ``RingLimits/laps``: 2.3 at `p=230`.
+        package var count: Double
+        /// Whether a closed lap lies under the top one (from the second lap on).
+        package var beneath: Bool
+        /// Degrees along the value, from the start, to the centre of the top lap's head.
+        package var headAlong: Double
+        /// Degrees of the value before the top lap's start, for a gradient run along every lap.
+        package var topOffset: Double
     }
 
     package var width: Double
@@ -43,6 +61,8 @@ package struct RingGeometry: Sendable, Equatable {
     /// The usable arc, the same on every ring: the whole circle, the circle less the slice, or
     /// the upper half.
     package var track: Arc
+    /// The tick marks' angles, the same on every ring: N on a closed track, N + 1 on an arc.
+    package var ticks: [Double]
     /// Blur standard deviation and vertical offset of the shadow.
     package var shadowBlur: Double
     package var shadowOffset: Double
@@ -145,10 +165,22 @@ package struct RingGeometry: Sendable, Equatable {
             barStart = spec.slice > 0 && spec.direction == .ccw ? spec.start + 180 - 180 * spec.slice : gapEdge
         }
         if spec.direction == .ccw { track = Arc(start: barStart, sweep: -total) }
+        // From here on the track starts where the bar does, and runs the bar's way.
+        let track = self.track
         rings = (0..<spec.ringCount).map { index in
-            Self.ring(
-                spec, fraction: spec.ring(index).fraction, radius: bands.radius(ofRing: index), total: total,
+            let values = spec.ring(index)
+            var ring = Self.ring(
+                spec, fraction: values.fraction, radius: bands.radius(ofRing: index), total: total,
                 barStart: barStart)
+            if spec.overflow == .lap, values.laps >= 1 { Self.lap(&ring, spec, laps: values.laps, start: barStart) }
+            ring.target = values.targetFraction.map { track.start + track.sweep * $0 }
+            return ring
+        }
+        if let count = spec.ticks {
+            let marks = track.sweep.magnitude >= 360 ? count : count + 1  // both ends of an arc
+            ticks = (0..<marks).map { track.start + track.sweep * Double($0) / Double(count) }
+        } else {
+            ticks = []
         }
         let radius = rings[rings.count - 1].radius
         let inner = max(radius - strokeHalf, 1)
@@ -253,6 +285,30 @@ package struct RingGeometry: Sendable, Equatable {
         }
         return ring
     }
+
+    /// Turns a full ring's bar into the top lap of `laps` (at least 1): it runs from the start
+    /// for the value's last part-lap (a whole lap at a whole number), its head's visible edge
+    /// at the value's angle, as a plain ring's bar is.
+    private static func lap(_ ring: inout Ring, _ spec: borrowing RingSpec, laps: Double, start: Double) {
+        let count = min(laps, RingLimits.laps)
+        let whole = (count - 1).rounded(.up)  // laps wholly under the top one
+        let top = count - whole  // 0 < top ≤ 1
+        let sign: Double = spec.direction == .cw ? 1 : -1
+        let capDegrees = spec.cap == .round ? spec.resolvedWidth * 180 / (Double.pi * ring.radius) : 0
+        // The top lap starts at the start itself: its start cap lies over the end of the lap
+        // beneath, which has the same colour there, gradient or not.
+        let sweep = top >= 1 ? 360 : max(top * 360 - capDegrees / 2, 0)
+        ring.bar = Arc(start: start, sweep: sign * sweep)
+        ring.barIsClosed = top >= 1
+        ring.laps = Laps(
+            count: count, beneath: whole >= 1, headAlong: whole * 360 + sweep - (top >= 1 ? capDegrees / 2 : 0),
+            topOffset: whole * 360)
+    }
+
+    /// A tick mark's thickness at `size`: `max(1, size/120)` px.
+    package static func tickWidth(size: Int) -> Double { max(1, Double(size) / 120) }
+    /// A target marker's thickness at `size`: `max(2, size/60)` px.
+    package static func targetWidth(size: Int) -> Double { max(2, Double(size) / 60) }
 
     /// The bar's visible extent in degrees, caps included, for a value strictly between 0 and
     /// 1 of the usable arc, whose visible length when full is `full`.

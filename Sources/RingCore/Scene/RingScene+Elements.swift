@@ -32,7 +32,15 @@ extension RingScene {
             case .text(let text): label = line(text)
             }
             caption = spec.caption.map(line)
-            title = others.isEmpty ? first : ([first] + others).joined(separator: ", ")
+            // A ring's target joins its percentage: `64%, target 80%`.
+            func named(_ text: String, ring index: Int) -> String {
+                guard let target = spec.ring(index).target else { return text }
+                return "\(text), target \(RingScene.percentageText(of: target, spec, ring: index))"
+            }
+            title =
+                others.isEmpty && spec.ring(0).target == nil
+                ? first
+                : ([first] + others).enumerated().map { named($1, ring: $0) }.joined(separator: ", ")
         }
     }
 
@@ -111,7 +119,14 @@ extension RingScene {
     @inline(__always)
     static func barColor(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> RingColor {
         guard let gradient = context.gradient else { return solidColor(spec, context, ring: 0).color }
+        if let laps = g.rings[0].laps { return lapGradient(gradient, laps).color(along: laps.headAlong) }
         return gradient.color(at: (g.rings[0].bar?.sweep.magnitude ?? 0) / gradient.span)
+    }
+
+    /// The gradient of a ring that laps: its colours run along the whole value, so the head
+    /// always has the last colour, as Apple's rings deepen theirs.
+    static func lapGradient(_ gradient: Gradient, _ laps: RingGeometry.Laps, offset: Double = 0) -> Gradient {
+        Gradient(stops: gradient.stops, span: laps.count * 360, offset: offset)
     }
 
     /// Ring `index`'s bar; nil at 0 %, so round caps leave no dot.
@@ -128,10 +143,93 @@ extension RingScene {
                 Stroke(arc: $0, radius: layout.radius, width: g.barWidth, cap: spec.cap, isClosed: false)
             }
         if let gradient = context.gradient {
-            return Bar(stroke: stroke, paint: .gradient(gradient), dark: nil, segments: segments)
+            let paint = layout.laps.map { lapGradient(gradient, $0, offset: $0.topOffset) } ?? gradient
+            return Bar(stroke: stroke, paint: .gradient(paint), dark: nil, segments: segments)
         }
         let solid = solidColor(spec, context, ring: index)
         return Bar(stroke: stroke, paint: .solid(solid.color), dark: solid.dark, segments: segments)
+    }
+
+    /// The laps under ring `index`'s top lap `top`, its head's shadow and its head again:
+    /// nil unless the value laps.
+    static func lap(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context, ring index: Int, top: Bar)
+        -> Lap?
+    {
+        guard let laps = g.rings[index].laps else { return nil }
+        let radius = g.rings[index].radius
+        let start = g.track.start
+        let sign: Double = spec.direction == .cw ? 1 : -1
+        let head = start + sign * laps.headAlong
+        var beneath: Bar?
+        if laps.beneath {
+            var bar = top
+            bar.stroke = Stroke(
+                arc: Arc(start: start, sweep: sign * 360), radius: radius, width: g.barWidth, cap: spec.cap,
+                isClosed: true)
+            if let gradient = context.gradient {
+                bar.paint = .gradient(lapGradient(gradient, laps, offset: laps.topOffset - 360))
+            }
+            beneath = bar
+        }
+        // The shadow reaches half a bar's width past the head's edge (at least 2 px), fading out.
+        let edge = spec.cap == .round ? g.barWidth / 2 : 0
+        let reach = edge + max(g.barWidth / 2, 2)
+        let shadow = HeadShadow(
+            stroke: Stroke(
+                arc: Arc(start: head, sweep: sign * reach / radius * 180 / .pi), radius: radius, width: g.barWidth,
+                cap: .butt, isClosed: false),
+            head: head, fade: edge...reach, opacity: 0.45)
+        var cap: Bar?
+        if spec.cap == .round {
+            let color: RingColor
+            switch top.paint {
+            case .solid(let solid): color = solid
+            case .gradient(let gradient): color = gradient.color(along: laps.headAlong - laps.topOffset)
+            }
+            cap = Bar(
+                stroke: Stroke(
+                    arc: Arc(start: head, sweep: 0), radius: radius, width: g.barWidth, cap: .round, isClosed: false),
+                paint: .solid(color), dark: top.dark)
+        }
+        return Lap(beneath: beneath, shadow: shadow, head: cap)
+    }
+
+    /// The tick marks, at the same angles on every ring, across each ring's track.
+    static func ticks(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
+        guard !g.ticks.isEmpty else { return nil }
+        let color =
+            spec.tickColor.map { SchemeColor(color: $0, dark: nil) }
+            ?? (context.trackLayers.isEmpty
+                ? SchemeColor(
+                    color: spec.theme == .dark ? DefaultColors.darkTick : DefaultColors.lightTick,
+                    dark: spec.theme == .auto ? DefaultColors.darkTick : nil)
+                : choose(on: context.trackLayers, theme: spec.theme) { surface in
+                    trackColor(on: surface) == DefaultColors.darkTrack
+                        ? DefaultColors.darkTick : DefaultColors.lightTick
+                })
+        var marks: [Marks.Mark] = []
+        marks.reserveCapacity(g.ticks.count * g.rings.count)
+        for ring in g.rings {
+            for angle in g.ticks { marks.append(across(ring, at: angle, g)) }
+        }
+        return Marks(marks: marks, width: RingGeometry.tickWidth(size: spec.size), color: color)
+    }
+
+    /// Every ring's target marker, in `targetColor` or the scheme's text colour.
+    static func targets(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
+        let marks = g.rings.compactMap { ring in ring.target.map { across(ring, at: $0, g) } }
+        guard !marks.isEmpty else { return nil }
+        let color =
+            spec.targetColor.map { SchemeColor(color: $0, dark: nil) }
+            ?? textColor(
+                light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, on: context.trackLayers,
+                theme: spec.theme)
+        return Marks(marks: marks, width: RingGeometry.targetWidth(size: spec.size), color: color)
+    }
+
+    /// A mark across `ring`'s track at `angle`.
+    private static func across(_ ring: RingGeometry.Ring, at angle: Double, _ g: RingGeometry) -> Marks.Mark {
+        Marks.Mark(angle: angle, inner: max(ring.radius - g.trackWidth / 2, 0), outer: ring.radius + g.trackWidth / 2)
     }
 
     /// The label, in its given colour, the bar's, or the scheme's on what lies under it.

@@ -31,6 +31,13 @@ extension RingScene {
         return text(nil, shown, decimals: spec.decimals)
     }
 
+    /// `value`'s percentage of ring `index`'s range, as the title names a target: exact to the
+    /// ring's decimals, unclamped.
+    static func percentageText(of value: Double, _ spec: borrowing RingSpec, ring index: Int) -> String {
+        let ring = spec.ring(index)
+        return text(nil, (value - ring.minimum) / (ring.maximum - ring.minimum) * 100, decimals: spec.decimals)
+    }
+
     /// `72%`, or with a sign before it, `<1%`.
     static func text(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in

@@ -63,10 +63,21 @@ package struct RingScene: Sendable, Equatable {
     }
 
     /// Colours spread evenly along the usable arc (`span` degrees from the bar's start), as on
-    /// a gauge: a low value shows only the first colours.
+    /// a gauge: a low value shows only the first colours. With laps, along the whole value
+    /// (`span` is every lap's degrees), and `offset` is how far along it a lap's stroke starts.
     package struct Gradient: Sendable, Equatable {
         package var stops: [RingColor]
         package var span: Double
+        package var offset: Double = 0
+
+        package init(stops: [RingColor], span: Double, offset: Double = 0) {
+            self.stops = stops
+            self.span = span
+            self.offset = offset
+        }
+
+        /// The colour `degrees` along a stroke painted with this gradient.
+        package func color(along degrees: Double) -> RingColor { color(at: (offset + degrees) / span) }
 
         /// The colour at `position` (0…1) along the usable arc.
         package func color(at position: Double) -> RingColor {
@@ -108,18 +119,58 @@ package struct RingScene: Sendable, Equatable {
         }
     }
 
+    /// What a value past `max` adds to its bar with `overflow=lap`: the laps under the top one
+    /// (the bar), and the head's shadow on what lies under it, with the head drawn again
+    /// over its shadow.
+    package struct Lap: Sendable, Equatable {
+        /// The laps under the top one, as one closed ring; nil during the first lap.
+        package var beneath: Bar?
+        package var shadow: HeadShadow
+        /// The head's round cap over its shadow; nil with butt caps, whose shadow starts at the
+        /// head's edge.
+        package var head: Bar?
+    }
+
+    /// The shadow the top lap's head casts forward along the bar: a piece of the bar's band,
+    /// black, fading with the distance from the head's centre from `opacity` at `fade.lowerBound`
+    /// to nothing at `fade.upperBound` px.
+    package struct HeadShadow: Sendable, Equatable {
+        package var stroke: Stroke
+        /// The head's centre, in degrees.
+        package var head: Double
+        package var fade: ClosedRange<Double>
+        package var opacity: Double
+    }
+
     /// One of the concentric rings.
     package struct Ring: Sendable, Equatable {
         package var track: Track?
         package var outline: Outline?
-        /// Nil at 0 %, so round caps leave no dot.
+        /// Nil at 0 %, so round caps leave no dot. With laps, the top lap.
         package var bar: Bar?
+        /// With `overflow=lap` at or past `max`.
+        package var lap: Lap?
 
-        package init(track: Track? = nil, outline: Outline? = nil, bar: Bar? = nil) {
+        package init(track: Track? = nil, outline: Outline? = nil, bar: Bar? = nil, lap: Lap? = nil) {
             self.track = track
             self.outline = outline
             self.bar = bar
+            self.lap = lap
         }
+    }
+
+    /// Thin radial marks across the tracks, all of one width and colour: the tick marks, or
+    /// the targets. Each spans its ring's track, from `inner` to `outer` px from the centre.
+    package struct Marks: Sendable, Equatable {
+        package struct Mark: Sendable, Equatable {
+            package var angle: Double
+            package var inner: Double
+            package var outer: Double
+        }
+
+        package var marks: [Mark]
+        package var width: Double
+        package var color: SchemeColor
     }
 
     package struct Disc: Sendable, Equatable {
@@ -158,6 +209,9 @@ package struct RingScene: Sendable, Equatable {
     package var shadow: Shadow?
     /// Seconds of the fill-in animation; only with a bar. The static scene is the final frame.
     package var animation: Double?
+    /// Above the tracks and the bars: the tick marks, then the targets over them.
+    package var ticks: Marks?
+    package var targets: Marks?
     package var label: Label?
     /// The second, smaller line under the label.
     package var caption: Label?
@@ -191,9 +245,11 @@ extension RingScene {
                 Ring(
                     track: Self.track(spec, g, context, ring: index),
                     outline: Self.outline(spec, g, context, ring: index),
-                    bar: bar))
+                    bar: bar, lap: bar.flatMap { Self.lap(spec, g, context, ring: index, top: $0) }))
         }
         self.rings = rings
+        ticks = Self.ticks(spec, g, context)
+        targets = Self.targets(spec, g, context)
         shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
         // A dot has no length to fill in along.
         animation = spec.animation > 0 && hasLength ? spec.animation : nil

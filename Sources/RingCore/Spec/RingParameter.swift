@@ -6,9 +6,8 @@
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, slice, half, start, dir, segments, segmentGap, size, scale, width, trackWidth, gap, color
-    case gradient
-    case track
+    case p, min, max, target, slice, half, start, dir, overflow, segments, segmentGap, ticks, size, scale, width
+    case trackWidth, gap, color, gradient, track, targetColor, tickColor
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
     case shadow, title
 
@@ -48,6 +47,11 @@ extension RingParameter {
             .max, \.maximum, PerRing(DecimalGrammar(), .item(100)),
             ParameterAbout(.value, "Max", "the value at a full ring; above min", example: "250"), in: &spec)
         try v.visit(
+            .target, \.targets, PerRing(NoneOr(DecimalGrammar()), .item(nil)),
+            ParameterAbout(
+                .value, "Target", "a marker across the track at this value, in the units of p; none skips a ring",
+                example: "80"), in: &spec)
+        try v.visit(
             .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
             ParameterAbout(.shape, "Gap", "fraction of the circle left open, centred opposite start", example: "0.25"),
             in: &spec)
@@ -64,11 +68,20 @@ extension RingParameter {
             .dir, \.direction, Standard(KeywordGrammar<RingSpec.Direction>(), .cw),
             ParameterAbout(.shape, "Direction", "direction the bar grows", example: "ccw"), in: &spec)
         try v.visit(
+            .overflow, \.overflow, Standard(KeywordGrammar<RingSpec.Overflow>(), .clamp),
+            ParameterAbout(
+                .shape, "Overflow", "a value past max: clamp draws a full ring, lap draws further laps over it",
+                example: "lap"), in: &spec)
+        try v.visit(
             .segments, \.segments, Absent(CountGrammar(range: RingLimits.segments)),
             ParameterAbout(.shape, "Segments", "the arc split into equal segments with gaps", example: "5"), in: &spec)
         try v.visit(
             .segmentGap, \.segmentGap, Absent(LengthGrammar(limit: RingLimits.segmentGap, absence: .segmentGap)),
             ParameterAbout(.shape, "Segment gap", "gap between segments in px, along the centre line", example: "6"),
+            in: &spec)
+        try v.visit(
+            .ticks, \.ticks, Absent(CountGrammar(range: RingLimits.ticks)),
+            ParameterAbout(.shape, "Ticks", "the arc divided into equal parts by thin marks", example: "10"),
             in: &spec)
         try v.visit(
             .size, \.size, Standard(CountGrammar(range: RingLimits.size), 120),
@@ -103,6 +116,16 @@ extension RingParameter {
             ParameterAbout(
                 .colour, "Track colour", "track (remaining part) colour", example: "none",
                 default: ColorGrammar.track.schemeText), in: &spec)
+        try v.visit(
+            .targetColor, \.targetColor, Absent(ColorGrammar.target),
+            ParameterAbout(
+                .colour, "Target colour", "target marker colour", example: "cf222e",
+                default: ColorGrammar.target.schemeText), in: &spec)
+        try v.visit(
+            .tickColor, \.tickColor, Absent(ColorGrammar.tick),
+            ParameterAbout(
+                .colour, "Tick colour", "tick mark colour", example: "ffffff", default: ColorGrammar.tick.schemeText),
+            in: &spec)
         try v.visit(
             .thresholds, \.thresholds, Absent(ThresholdsGrammar(steps: RingLimits.thresholdSteps)),
             ParameterAbout(
@@ -183,4 +206,16 @@ extension ColorGrammar {
     static let track = ColorGrammar(light: DefaultColors.lightTrack, dark: DefaultColors.darkTrack)
     static let label = ColorGrammar(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel)
     static let caption = ColorGrammar(light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption)
+    /// A target marker is drawn in the scheme's text colour, a tick in a muted one.
+    static let target = ColorGrammar(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel)
+    static let tick = ColorGrammar(light: DefaultColors.lightTick, dark: DefaultColors.darkTick)
+}
+
+extension RingLimits {
+    /// `ticks`: marks dividing the arc into 2 to 100 parts.
+    package static let ticks: ClosedRange<Int> = 2...100
+    /// The least track, in px, between two tick marks where they are closest.
+    package static let tickSpacing = 1.0
+    /// With `overflow=lap`, the most laps drawn; the label and the title still show the value.
+    package static let laps = 10.0
 }

@@ -7,7 +7,8 @@ extension RingSpec {
     /// default (`half=1`), with the second given at all (`slice`, even `slice=0`).
     static let conflicts: [Conflict] = [
         Conflict(.half, .slice), Conflict(.half, .start), Conflict(.segments, .gradient),
-        Conflict(.thresholds, .color), Conflict(.thresholds, .gradient),
+        Conflict(.thresholds, .color), Conflict(.thresholds, .gradient), Conflict(.overflow, .slice),
+        Conflict(.overflow, .half), Conflict(.overflow, .segments), Conflict(.ticks, .segments),
     ]
 
     /// Two parameters that cannot be used together, with their positions in the table.
@@ -53,25 +54,34 @@ extension RingSpec {
                     parameter: RingParameter.max.rawValue, value: "\(ring.maximum)",
                     expected: "greater than min (\(ring.minimum))")
             }
-            guard ring.percentage.magnitude <= RingLimits.percentage else {
-                // The values of p whose percentage the label can show, with this min and max.
-                let share = (ring.maximum - ring.minimum) * RingLimits.percentage / 100
-                throw .outOfRange(
-                    parameter: RingParameter.p.rawValue, value: RingLimits.plain(ring.value),
-                    range: "\(RingLimits.plain(ring.minimum - share))…\(RingLimits.plain(ring.minimum + share)) "
-                        + "(a percentage within ±1e9 of min \(RingLimits.plain(ring.minimum)) to max "
-                        + "\(RingLimits.plain(ring.maximum)))")
-            }
+            try Self.checkPercentage(of: ring.value, .p, in: ring)
+            // The title shows the target's percentage as the label shows p's.
+            if let target = ring.target { try Self.checkPercentage(of: target, .target, in: ring) }
         }
         // Last: the layout needs every other number valid.
         try checkFit()
+    }
+
+    /// `value`'s percentage of `ring`'s range is one the label and the title can show.
+    private static func checkPercentage(of value: Double, _ parameter: RingParameter, in ring: Ring)
+        throws(RingSpecError)
+    {
+        guard ((value - ring.minimum) / (ring.maximum - ring.minimum) * 100).magnitude > RingLimits.percentage
+        else { return }
+        // The values whose percentage can be shown, with this min and max.
+        let share = (ring.maximum - ring.minimum) * RingLimits.percentage / 100
+        throw .outOfRange(
+            parameter: parameter.rawValue, value: RingLimits.plain(value),
+            range: "\(RingLimits.plain(ring.minimum - share))…\(RingLimits.plain(ring.minimum + share)) "
+                + "(a percentage within ±1e9 of min \(RingLimits.plain(ring.minimum)) to max "
+                + "\(RingLimits.plain(ring.maximum)))")
     }
 
     /// The rings fit in the box, and so do their segments: what only the layout's first part
     /// (`RingGeometry.Bands`, the rings' radii and arc) can tell. The full layout is built
     /// once, by the scene.
     private func checkFit() throws(RingSpecError) {
-        guard ringCount > 1 || segments != nil else { return }  // one plain ring always fits
+        guard ringCount > 1 || segments != nil || ticks != nil else { return }  // one plain ring always fits
         let bands = RingGeometry.Bands(spec: self)
         let innermost = bands.radius(ofRing: ringCount - 1)
         // One ring keeps the contract it always had: any width up to size/3.
@@ -83,6 +93,7 @@ extension RingSpec {
                     + "\(RingLimits.plain(resolvedGap)) do not fit in size \(size) (\(fitting) "
                     + (fitting == 1 ? "does)" : "do)"))
         }
+        if let ticks { try checkTicks(ticks, bands: bands, innermost: innermost) }
         guard let segments else { return }
         // The innermost ring has the shortest arc, so the fewest pixels to share.
         let layout = RingGeometry.segmentLayout(self, radius: innermost, total: bands.total)
@@ -107,6 +118,23 @@ extension RingSpec {
         }
     }
 
+    /// Tick marks stay apart: where they are closest, on the innermost track's inner edge,
+    /// neighbours keep at least ``RingLimits/tickSpacing`` px of track between them.
+    private func checkTicks(_ ticks: Int, bands: RingGeometry.Bands, innermost: Double) throws(RingSpecError) {
+        let edge = max(innermost - resolvedTrackWidth / 2, 0)
+        let arc = bands.total * .pi / 180 * edge
+        let between = arc / Double(ticks) - RingGeometry.tickWidth(size: size)
+        guard between >= RingLimits.tickSpacing else {
+            let ring = ringCount > 1 ? " of the innermost ring" : ""
+            throw .invalid(
+                parameter: RingParameter.ticks.rawValue, value: "\(ticks)",
+                expected: "a count that shows: \(ticks) marks \(RingLimits.plain(RingGeometry.tickWidth(size: size))) "
+                    + "px wide on the \(RingLimits.plain((arc * 10).rounded() / 10)) px inner edge\(ring) would be "
+                    + "\(RingLimits.plain((between * 100).rounded() / 100)) px apart, and marks need at least "
+                    + "\(RingLimits.plain(RingLimits.tickSpacing)) px between them")
+        }
+    }
+
     /// Drops values that only restate a default, so two queries for the same ring give equal
     /// specs, and equal specs give equal canonical keys: each value as its codec normalises
     /// it, then what other parameters make meaningless.
@@ -124,6 +152,8 @@ extension RingSpec {
         if ringCount == 1 { gap = nil }  // no neighbours to keep apart
         if segments == nil { segmentGap = nil }  // no segments to part
         if !gradient.isEmpty { colors = [] }  // the gradient colours the bar
+        if targets.allSatisfy({ $0 == nil }) { targetColor = nil }  // no marker to colour
+        if ticks == nil { tickColor = nil }  // no marks to colour
     }
 }
 

@@ -23,6 +23,14 @@ public struct RingSpec: Sendable, Hashable {
         case light, dark, auto
     }
 
+    /// `overflow`: what a value past `max` draws.
+    public enum Overflow: String, Sendable, Hashable, CaseIterable {
+        /// A full ring, as at `max`.
+        case clamp
+        /// Further laps over the first, as Apple's activity rings draw them.
+        case lap
+    }
+
     /// A colour parameter that also accepts `none`.
     public enum Paint: Sendable, Hashable {
         /// The scheme's default colour (only meaningful for `track`).
@@ -46,6 +54,9 @@ public struct RingSpec: Sendable, Hashable {
     public var minimum: [Double] = Self.defaultMinimum
     /// `max`: the value at a full ring; one for every ring, or one per ring.
     public var maximum: [Double] = Self.defaultMaximum
+    /// `target`: a marker across each ring's track at a value, in the units of `p`; one for
+    /// every ring or one per ring, nil (`none`) for a ring without one.
+    public var targets: [Double?] = Self.defaultTargets
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
     /// `half`: a semicircle gauge from 9 over 12 to 3 o'clock.
@@ -54,10 +65,14 @@ public struct RingSpec: Sendable, Hashable {
     public var start: Double = 0
     /// `dir`: clockwise unless given.
     public var direction: Direction = .cw
+    /// `overflow`: a value past `max` clamps to a full ring unless given.
+    public var overflow: Overflow = .clamp
     /// `segments`: the usable arc split into this many equal parts with gaps; nil means one.
     public var segments: Int?
     /// `segmentGap`: the gap between segments in px along the centre line; nil means size/40.
     public var segmentGap: Double?
+    /// `ticks`: marks dividing the usable arc into this many equal parts; nil draws none.
+    public var ticks: Int?
     /// `size`: image width (and height, unless `half`) in px.
     public var size: Int = 120
     /// `scale`: the PNG's pixels per SVG pixel (1–4). How a ring is rasterised, not which ring
@@ -77,6 +92,10 @@ public struct RingSpec: Sendable, Hashable {
     public var gradient: [RingColor] = []
     /// `track`: one for every ring, or one per ring.
     public var tracks: [Paint] = Self.defaultTracks
+    /// `targetColor`: nil means the scheme's text colour.
+    public var targetColor: RingColor?
+    /// `tickColor`: nil means the scheme's muted tick colour.
+    public var tickColor: RingColor?
     /// `fill`: the disc inside the ring; nil draws none.
     public var fill: RingColor?
     /// `bg`: the whole image's background; nil leaves it transparent.
@@ -127,6 +146,7 @@ public struct RingSpec: Sendable, Hashable {
     private static let defaultMinimum: [Double] = [0]
     private static let defaultMaximum: [Double] = [100]
     private static let defaultTracks: [Paint] = [.standard]
+    private static let defaultTargets: [Double?] = [nil]
 
     /// How many concentric rings the image has.
     public var ringCount: Int { values.count }
@@ -139,6 +159,8 @@ public struct RingSpec: Sendable, Hashable {
         /// Nil means the default blue (or `gradient` or `thresholds` decide).
         package var color: RingColor?
         package var track: Paint
+        /// `target`, in the units of `p`; nil for none.
+        package var target: Double?
 
         /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
         package var fraction: Double {
@@ -149,6 +171,17 @@ public struct RingSpec: Sendable, Hashable {
         package var percentage: Double {
             (value - minimum) / (maximum - minimum) * 100
         }
+
+        /// How many times the value goes round the ring, unclamped: 2.3 at `p=230`; 0 below
+        /// `min`.
+        package var laps: Double {
+            max((value - minimum) / (maximum - minimum), 0)
+        }
+
+        /// Where the target sits on the arc, 0…1: a target outside `min`…`max` at the nearer end.
+        package var targetFraction: Double? {
+            target.map { (($0 - minimum) / (maximum - minimum)).clamped(to: 0...1) }
+        }
     }
 
     /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
@@ -158,7 +191,7 @@ public struct RingSpec: Sendable, Hashable {
             value: values[index], minimum: Self.item(minimum, index, or: 0),
             maximum: Self.item(maximum, index, or: 100),
             color: colors.isEmpty ? nil : Self.item(colors, index, or: DefaultColors.bar),
-            track: Self.item(tracks, index, or: .standard))
+            track: Self.item(tracks, index, or: .standard), target: Self.item(targets, index, or: nil))
     }
 
     /// A per-ring list's item for ring `index`: the one item when it applies to every ring.

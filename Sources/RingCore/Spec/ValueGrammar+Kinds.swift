@@ -334,3 +334,30 @@ struct LabelCodec: ParameterCodec {
     var values: String { "auto (the percentage), none, or \(text.values)" }
     var defaultLiteral: String? { "auto" }
 }
+
+/// A value of `Grammar`, or `none` for no value: a per-ring list's way of skipping a ring
+/// (`target=80,none`).
+struct NoneOr<Grammar: ValueGrammar>: ValueGrammar {
+    var grammar: Grammar
+
+    init(_ grammar: Grammar) { self.grammar = grammar }
+
+    @inline(__always)
+    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> Grammar.Value? {
+        text == "none" ? nil : try grammar.read(text, parameter)
+    }
+
+    func check(_ value: Grammar.Value?, _ parameter: RingParameter, in spec: borrowing RingSpec)
+        throws(RingSpecError)
+    {
+        if let value { try grammar.check(value, parameter, in: spec) }
+    }
+
+    @inline(__always)
+    func write(_ value: Grammar.Value?, into w: inout ByteWriter) {
+        if let value { grammar.write(value, into: &w) } else { w.append("none") }
+    }
+
+    var kind: RingParameter.Kind { grammar.kind }
+    var values: String { "\(grammar.values), or none" }
+}
