@@ -3,7 +3,9 @@
 engine (`ring render --format png`), side by side, into one PNG, so a person can look at what
 the code draws in every renderer.
 
-    python scripts/contact-sheet.py RING_BINARY OUT.png
+    python scripts/contact-sheet.py RING_BINARY OUT.png [--only=laps,ticks]
+
+--only keeps the examples whose names start with one of the comma-separated prefixes.
 
 Needs rsvg-convert, resvg, cairosvg and Pillow; Chromium too, unless --no-chromium. Fails when
 a renderer is missing rather than leaving its column out."""
@@ -29,6 +31,9 @@ import cairosvg  # noqa: E402  (fails loudly when missing)
 
 examples = [line.split("\t", 1) for line in
             subprocess.run([ring, "examples"], capture_output=True, text=True, check=True).stdout.splitlines()]
+only = [a.split("=", 1)[1].split(",") for a in sys.argv[1:] if a.startswith("--only=")]
+if only:
+    examples = [e for e in examples if any(e[0].startswith(prefix) for prefix in only[0])]
 work = tempfile.mkdtemp()
 
 

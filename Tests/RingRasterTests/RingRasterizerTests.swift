@@ -154,6 +154,40 @@ import Testing
         #expect(image.pixel(0, 0)[3] == 0)
     }
 
+    /// Targets and ticks are drawn across the track at their angles, over the bar, in their
+    /// colours; beside them the bar or the track shows.
+    @Test func marksAreDrawnAcrossTheTrackAtTheirAngles() throws {
+        let query = "p=50&color=ff0000&track=0000ff&label=none&size=240&target=75&targetColor=00ff00"
+            + "&ticks=4&tickColor=ffff00"
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let image = try png(query)
+        let radius = try #require(scene.rings[0].bar?.stroke.radius)
+        let edge = radius + scene.rings[0].track!.stroke.width / 2 - 1.5
+        #expect(pixel(image, scene, degrees: 270, radius: radius) == [0, 255, 0, 255])  // the target
+        #expect(pixel(image, scene, degrees: 270, radius: edge) == [0, 255, 0, 255])
+        #expect(pixel(image, scene, degrees: 90, radius: radius) == [255, 255, 0, 255])  // a tick on the bar
+        #expect(pixel(image, scene, degrees: 180, radius: radius) == [255, 255, 0, 255])  // on the bar's end
+        #expect(pixel(image, scene, degrees: 265, radius: radius) == [0, 0, 255, 255])  // the track beside
+        #expect(pixel(image, scene, degrees: 85, radius: radius) == [255, 0, 0, 255])  // the bar beside
+    }
+
+    /// The top lap's head casts its shadow forward onto the lap beneath: darker just ahead of
+    /// the head than further on, and the lap beneath is the bar's colour.
+    @Test func theHeadShadowDarkensTheLapBeneath() throws {
+        let query = "p=125&overflow=lap&color=ff0000&label=none&size=240"
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let image = try png(query)
+        let lap = try #require(scene.rings[0].lap)
+        let radius = lap.shadow.stroke.radius
+        let degreesPerPixel = 180 / (Double.pi * radius)
+        let edge = lap.shadow.fade.lowerBound
+        let near = pixel(image, scene, degrees: lap.shadow.head + (edge + 1) * degreesPerPixel, radius: radius)
+        let far = pixel(image, scene, degrees: lap.shadow.head + (edge + 20) * degreesPerPixel, radius: radius)
+        #expect(near[0] < 200 && near[3] == 255, "\(near)")
+        #expect(far == [255, 0, 0, 255])
+        #expect(pixel(image, scene, degrees: 200, radius: radius) == [255, 0, 0, 255])  // only the lap beneath
+    }
+
     /// Each concentric ring at its own radius, in its own colours, with the gap clear between.
     @Test func everyRingIsDrawnAtItsRadius() throws {
         let query = "p=25,50,75&color=ff0000,00ff00,0000ff&track=ffff00,00ffff,ff00ff&label=none&gap=4"

@@ -1,0 +1,237 @@
+import RingTestSupport
+import Testing
+
+@testable import RingCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `overflow=lap`, `target` and `ticks`: what each draws, where, and what each refuses.
+@Suite struct LapsTargetsTicksTests {
+    // MARK: Laps
+
+    /// Below `max` a ring that may lap is a plain ring, element for element.
+    @Test(arguments: [0.0, 0.5, 30, 72, 99.9])
+    func belowMaxThereAreNoLaps(value: Double) throws {
+        let lapping = try scene("p=\(value)&overflow=lap")
+        #expect(lapping.rings[0].lap == nil)
+        #expect(lapping == (try scene("p=\(value)")))
+    }
+
+    /// At every whole number of laps the top lap is closed, with laps beneath it from the
+    /// second on, and its head (and shadow) at the start.
+    @Test(arguments: 1...10)
+    func everyWholeNumberOfLapsIsClosed(laps: Int) throws {
+        let s = try scene("p=\(laps * 100)&overflow=lap")
+        let bar = try #require(s.rings[0].bar)
+        let lap = try #require(s.rings[0].lap)
+        #expect(bar.stroke.isClosed)
+        #expect((lap.beneath != nil) == (laps >= 2))
+        #expect(lap.beneath?.stroke.isClosed ?? true)
+        // The head's visible edge is at the start: its centre half a cap before it.
+        let capDegrees = bar.stroke.width * 180 / (Double.pi * bar.stroke.radius)
+        #expect(abs(Self.turn(lap.shadow.head + capDegrees / 2)) < 1e-9)
+    }
+
+    /// The head's visible edge sits at the value's angle, whatever the lap, clockwise or not.
+    @Test(arguments: [(130.0, "cw"), (160, "cw"), (245, "ccw"), (999, "cw"), (1030, "ccw")])
+    func theHeadSitsAtTheValuesAngle(value: Double, direction: String) throws {
+        let s = try scene("p=\(value)&overflow=lap&dir=\(direction)&start=30")
+        let bar = try #require(s.rings[0].bar)
+        let lap = try #require(s.rings[0].lap)
+        let sign: Double = direction == "cw" ? 1 : -1
+        let capDegrees = bar.stroke.width * 180 / (Double.pi * bar.stroke.radius)
+        // Ten laps at most: 1030 draws 1000.
+        let expected = 30 + sign * (min(value, 1000).truncatingRemainder(dividingBy: 100) / 100 * 360)
+        #expect(abs(Self.turn(lap.shadow.head + sign * capDegrees / 2 - expected)) < 1e-6, "\(value)")
+        // The shadow runs ahead of the head, the way the ring goes.
+        #expect(lap.shadow.stroke.arc.start == lap.shadow.head)
+        #expect(lap.shadow.stroke.arc.sweep * sign > 0)
+    }
+
+    /// At most ten laps are drawn; the label still shows the value.
+    @Test func atMostTenLapsAreDrawn() throws {
+        let many = try scene("p=2345&overflow=lap")
+        #expect(many.rings[0].lap == (try scene("p=1000&overflow=lap")).rings[0].lap)
+        #expect(many.label?.text == "2345%")
+        #expect(many.title == "2345%")
+    }
+
+    /// With concentric rings each laps on its own value.
+    @Test func eachRingLapsOnItsOwnValue() throws {
+        let s = try scene("p=250,80,100&overflow=lap&size=200")
+        #expect(s.rings[0].lap?.beneath != nil)
+        #expect(s.rings[1].lap == nil)
+        #expect(s.rings[2].lap != nil && s.rings[2].lap?.beneath == nil)
+    }
+
+    /// A gradient runs along the whole value: the head has the last colour, the lap beneath
+    /// ends in the colour the top lap starts with.
+    @Test func aGradientRunsAlongEveryLap() throws {
+        let s = try scene("p=250&overflow=lap&gradient=ff0000,0000ff&cap=butt")
+        guard case .gradient(let top)? = s.rings[0].bar?.paint,
+            case .gradient(let beneath)? = s.rings[0].lap?.beneath?.paint
+        else {
+            Issue.record("no gradient")
+            return
+        }
+        #expect(beneath.color(along: 360) == top.color(along: 0))
+        #expect(top.color(along: 180) == RingColor(rgb: 0x0000FF))
+        #expect(beneath.color(along: 0) == top.color(at: 0.4))
+    }
+
+    /// Laps need a full ring; the error names both parameters.
+    @Test(arguments: ["slice=0.25", "half", "segments=5"])
+    func lapsNeedAFullRing(other: String) {
+        let name = String(other.split(separator: "=")[0])
+        #expect(failure("p=130&overflow=lap&\(other)") == .conflict(parameter: "overflow", with: name))
+        #expect(failure("p=130&overflow=clamp&\(other)") == nil)
+    }
+
+    // MARK: Targets
+
+    /// The marker sits at the target's angle across the track, as thick as the issue says, in
+    /// the scheme's text colour; outside min…max at the nearer end.
+    @Test(arguments: [(80.0, 288.0), (0, 0), (-50, 0), (100, 360), (250, 360)])
+    func theTargetSitsAtItsAngle(target: Double, angle: Double) throws {
+        let s = try scene("p=64&target=\(target)")
+        let targets = try #require(s.targets)
+        #expect(targets.marks.count == 1)
+        #expect(abs(Self.turn(targets.marks[0].angle - angle)) < 1e-9)
+        #expect(targets.width == 2)
+        #expect(targets.color == RingScene.SchemeColor(color: RingColor(rgb: 0x24292F), dark: RingColor(rgb: 0xE6EDF3)))
+        let radius = s.rings[0].bar!.stroke.radius
+        #expect(targets.marks[0].inner == radius - 6 && targets.marks[0].outer == radius + 6)
+        #expect((try scene("p=64&target=80&size=300")).targets?.width == 5)
+    }
+
+    /// On every shape: a slice, a half gauge, segments and concentric rings (each on its own
+    /// track), where `none` skips a ring.
+    @Test func targetsWorkOnEveryShape() throws {
+        let slice = try #require(try scene("p=10&slice=0.25&target=50").targets)
+        #expect(abs(slice.marks[0].angle - (180 + 45 + 135)) < 1e-9)
+        let half = try #require(try scene("p=10&half&target=50").targets)
+        #expect(abs(Self.turn(half.marks[0].angle)) < 1e-9)
+        let halfCCW = try #require(try scene("p=10&half&dir=ccw&target=25").targets)
+        #expect(abs(halfCCW.marks[0].angle - 45) < 1e-9)
+        #expect(try scene("p=10&segments=4&target=50").targets?.marks.count == 1)
+        let rings = try scene("p=10,20,30&target=50,none,75&size=200")
+        let marks = try #require(rings.targets).marks
+        #expect(marks.map(\.angle) == [180, 270])
+        #expect(marks[0].outer == rings.rings[0].bar!.stroke.radius + rings.rings[0].track!.stroke.width / 2)
+        #expect(marks[1].outer == rings.rings[2].bar!.stroke.radius + rings.rings[2].track!.stroke.width / 2)
+    }
+
+    /// The accessible name adds each ring's target; a title of the URL's own is left alone.
+    @Test func theTitleNamesTheTarget() throws {
+        #expect(try scene("p=64&target=80").title == "64%, target 80%")
+        #expect(try scene("p=64,30&target=80,none").title == "64%, target 80%, 30%")
+        #expect(try scene("p=64.5&target=80.25&decimals=1").title == "64.5%, target 80.3%")
+        #expect(try scene("p=64&target=80&title=Sprint").title == "Sprint")
+        let svg = String(decoding: RingRenderer.render(try RingSpec(query: "p=64&target=80")), as: UTF8.self)
+        #expect(svg.contains("aria-label=\"64%, target 80%\"") && svg.contains("<title>64%, target 80%</title>"))
+    }
+
+    /// `none` everywhere is no target: the default, out of the canonical key.
+    @Test func targetNoneIsTheDefault() throws {
+        #expect(try RingSpec(query: "p=1&target=none") == (try RingSpec(query: "p=1")))
+        #expect(try RingSpec(query: "p=1,2&target=none,none").canonicalKey == "p=1,2")
+        #expect(try RingSpec(query: "p=1,2&target=5,none").canonicalKey == "p=1,2&target=5,none")
+        #expect(try RingSpec(query: "p=1&targetColor=red").canonicalKey == "p=1")  // nothing to colour
+    }
+
+    @Test func aTargetWhosePercentageCannotBeShownIsRefused() {
+        #expect(refusal("p=0&max=0.001&target=100000")?.hasPrefix("target: \"100000\" is out of range") == true)
+        #expect(failure("p=1&target=abc")?.description.hasPrefix("target:") == true)
+    }
+
+    // MARK: Ticks
+
+    /// N marks on a full ring (0 and 360° coincide), N + 1 on an arc, at equal steps of the
+    /// usable arc, across every ring's track at the same angles.
+    @Test func ticksDivideTheUsableArc() throws {
+        let full = try #require(try scene("p=50&ticks=8").ticks)
+        #expect(full.marks.map(\.angle) == (0..<8).map { Double($0) * 45 })
+        #expect(full.width == 1)
+        let slice = try #require(try scene("p=50&slice=0.5&ticks=4").ticks)
+        #expect(slice.marks.map(\.angle) == [270, 315, 360, 405, 450])
+        let half = try #require(try scene("p=50&half&dir=ccw&ticks=2").ticks)
+        #expect(half.marks.map(\.angle) == [90, 0, -90])
+        let rings = try scene("p=50,20&ticks=4&size=240")
+        let marks = try #require(rings.ticks).marks
+        #expect(marks.count == 8)
+        #expect(marks[0..<4].map(\.angle) == marks[4..<8].map(\.angle))
+        #expect(rings.ticks?.width == 2)
+    }
+
+    @Test func ticksWithSegmentsAreRefused() {
+        #expect(failure("p=50&ticks=5&segments=5") == .conflict(parameter: "ticks", with: "segments"))
+    }
+
+    /// Too many marks for the size is an error that gives the numbers.
+    @Test func ticksTooDenseForTheSizeAreRefusedWithTheNumbers() throws {
+        #expect(failure("p=50&ticks=100") == nil)
+        let message = try #require(refusal("p=50&ticks=100&size=32"))
+        #expect(
+            message
+                == "ticks: \"100\" is not a count that shows: 100 marks 1 px wide on the 80.4 px inner edge "
+                + "would be -0.2 px apart, and marks need at least 1 px between them")
+        #expect(refusal("p=50,40&ticks=60&size=64")?.contains("inner edge of the innermost ring") == true)
+        #expect(failure("p=50&ticks=1")?.description.hasPrefix("ticks: \"1\" is out of range 2…100") == true)
+        #expect(failure("p=50&ticks=101")?.description.hasPrefix("ticks: \"101\" is out of range 2…100") == true)
+    }
+
+    /// The default colours: the target's reads at 3:1 on the track and the bar in each scheme;
+    /// the tick's is muted (less than the label on the track) yet at least 2:1 on both.
+    @Test func defaultMarkColoursShowOnTrackAndBar() {
+        for (track, label, tick) in [
+            (DefaultColors.lightTrack, DefaultColors.lightLabel, DefaultColors.lightTick),
+            (DefaultColors.darkTrack, DefaultColors.darkLabel, DefaultColors.darkTick),
+        ] {
+            #expect(label.contrast(with: track) >= 3 && label.contrast(with: DefaultColors.bar) >= 3)
+            #expect(tick.contrast(with: track) >= 2 && tick.contrast(with: DefaultColors.bar) >= 2)
+            #expect(tick.contrast(with: track) < label.contrast(with: track))
+        }
+    }
+
+    // MARK: Properties
+
+    /// No mark, head or shadow outside the box, whatever else the query asks.
+    @Test func noMarkLeavesTheBox() throws {
+        var generator = SeededGenerator(seed: 26)
+        var drawn = 0
+        for _ in 0..<600 {
+            let extra =
+                "&target=\(Int.random(in: -50...150, using: &generator))"
+                + "&ticks=\(Int.random(in: 2...40, using: &generator))&overflow=lap"
+            let query = RandomQuery.make(&generator) + extra
+            guard let spec = try? RingSpec(query: query) else { continue }  // too dense, or not a full ring
+            let s = RingScene(spec: spec)
+            drawn += 1
+            for mark in (s.ticks?.marks ?? []) + (s.targets?.marks ?? []) {
+                for radius in [mark.inner, mark.outer] {
+                    let point = s.point(at: mark.angle, radius: radius)
+                    let slack = max(s.ticks?.width ?? 0, s.targets?.width ?? 0) / 2
+                    #expect(point.x >= -slack && point.x <= s.width + slack, "\(query)")
+                    #expect(point.y >= -slack && point.y <= s.height + slack, "\(query)")
+                }
+            }
+            for ring in s.rings {
+                guard let shadow = ring.lap?.shadow else { continue }
+                #expect(shadow.stroke.radius + shadow.stroke.width / 2 <= s.width / 2 + 1e-9, "\(query)")
+            }
+        }
+        #expect(drawn > 200)
+    }
+
+    /// `angle` in -180…180.
+    static func turn(_ angle: Double) -> Double {
+        var a = angle.truncatingRemainder(dividingBy: 360)
+        if a > 180 { a -= 360 }
+        if a < -180 { a += 360 }
+        return a
+    }
+}
