@@ -157,7 +157,8 @@ import Testing
     /// Targets and ticks are drawn across the track at their angles, over the bar, in their
     /// colours; beside them the bar or the track shows.
     @Test func marksAreDrawnAcrossTheTrackAtTheirAngles() throws {
-        let query = "p=50&color=ff0000&track=0000ff&label=none&size=240&target=75&targetColor=00ff00"
+        let query =
+            "p=50&color=ff0000&track=0000ff&label=none&size=240&target=75&targetColor=00ff00"
             + "&ticks=4&tickColor=ffff00"
         let scene = RingScene(spec: try RingSpec(query: query))
         let image = try png(query)
