@@ -7,7 +7,9 @@ the pixels each renderer draws cover exactly the arc the URL contract promises, 
 for concentric rings, each ring's arc, told apart by colour and radius, in our PNG engine too.
 Then, in pixels, in every renderer: values near 100 % draw visibly more bar and keep a gap;
 translucent gradients have even alpha, caps included; gradient rings show no seams; the
-outline of an open track encloses its caps; the shadow never moves the bar.
+outline of an open track encloses its caps; the shadow never moves the bar. Last, with our PNG
+too: every target and tick mark at its angle within 1.5° and across its track, and the head of a
+ring's top lap at its value's angle.
 
 Usage: scripts/check-renderers.py PATH-TO-ring
 Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), cairosvg (PyPI), xmllint
@@ -328,10 +330,130 @@ for renderer in RENDERERS:
     moved = int((masks[0] ^ masks[1]).sum())
     check(moved <= masks[1].sum() * 0.01, f"{renderer}: the shadow changes {moved} of the bar's pixels")
 
+# 4. Targets, ticks and laps, in every SVG renderer and in our PNG engine. Marks are found by
+# their colour: each expected mark's pixels centred within 1.5° of its angle and spanning the
+# track's width, and no pixel of a mark's colour outside the track or far from every mark.
+COLOURS["ffff00"] = (255, 255, 0)
+mark_checks = 0
+
+
+def circular(a, b):
+    return np.abs((np.asarray(a) - b + 180) % 360 - 180)
+
+
+def check_marks(image, colour, angles, radii, track_width, mark_width, what):
+    """`angles` the marks' angles; `radii` the centre lines of the rings they cross."""
+    global mark_checks
+    size = 480
+    ys, xs = np.nonzero(colour_mask(image, COLOURS[colour]))
+    distance = np.hypot(xs + 0.5 - size / 2, ys + 0.5 - size / 2)
+    theta = np.degrees(np.arctan2(xs + 0.5 - size / 2, -(ys + 0.5 - size / 2))) % 360
+    problems = []
+    if len(xs) == 0:
+        problems.append("no pixels")
+    else:
+        nearest_ring = np.min([np.abs(distance - r) for r in radii], axis=0)
+        if nearest_ring.max() > track_width / 2 + 1:
+            problems.append(f"a pixel {nearest_ring.max() - track_width / 2:.1f} px outside the track")
+        slack = 1.5 + np.degrees((mark_width / 2 + 1) / (min(radii) - track_width / 2))
+        nearest_mark = np.min([circular(theta, a) for a in angles], axis=0)
+        if nearest_mark.max() > slack:
+            problems.append(f"a pixel {nearest_mark.max():.1f}° from every mark")
+        for angle in angles:
+            for radius in radii:
+                mine = (circular(theta, angle) <= slack) & (np.abs(distance - radius) <= track_width / 2 + 1)
+                if mine.sum() < 2:
+                    problems.append(f"no mark at {angle:.1f}° on radius {radius:.0f}")
+                    continue
+                offsets = (theta[mine] - angle + 180) % 360 - 180
+                if abs(offsets.mean()) > 1.5:
+                    problems.append(f"the mark at {angle:.1f}° sits at {angle + offsets.mean():.1f}°")
+                extent = distance[mine]
+                if extent.min() > radius - track_width / 2 + 1.5 or extent.max() < radius + track_width / 2 - 1.5:
+                    problems.append(f"the mark at {angle:.1f}° spans {extent.min():.1f}…{extent.max():.1f} px, "
+                                    f"not the track's {radius - track_width / 2:.1f}…{radius + track_width / 2:.1f}")
+    mark_checks += 1
+    if problems:
+        failures.append(f"{what}: " + "; ".join(problems[:4]))
+
+
+# (query, tick angles, target angles per ring or None, number of rings)
+mark_probes = [
+    ("p=50&ticks=8&target=30", [i * 45 for i in range(8)], [108.0], 1),
+    ("p=50&ticks=6&target=80&slice=0.25&start=20", [20 + 180 + 45 + i * 45 for i in range(7)],
+     [20 + 225 + 0.8 * 270], 1),
+    ("p=50&ticks=4&target=60&half", [270 + i * 45 for i in range(5)], [378.0], 1),
+    ("p=50&ticks=5&target=25&dir=ccw&start=90", [90 - i * 72 for i in range(5)], [0.0], 1),
+    ("p=50,40&ticks=3&target=75,none&gap=24", [0, 120, 240], [270.0], 2),
+    # Outside min…max, at the nearer end (on an arc that is where the end tick is: no ticks).
+    ("p=50&ticks=10&target=-5&segments=4", None, [0.0], 1),
+    ("p=50&ticks=10&target=150&slice=0.5", None, [450.0], 1),
+]
+for query, ticks, targets, rings in mark_probes:
+    if ticks is None:
+        query = query.replace("&ticks=10", "")  # a probe of the target alone
+    full = f"{query}&size=480&width=40&color=ff0000&track=0000ff&label=none&targetColor=00ff00&tickColor=ffff00&cap=butt"
+    given = dict(part.split("=") for part in full.split("&") if "=" in part)
+    gap = float(given.get("gap", 8))
+    radii = [240 - 20 - i * (40 + gap) for i in range(rings)]
+    for renderer in RENDERERS + ("png",):
+        image = draw_ring(full, renderer, f"marks{mark_checks}")
+        if ticks is not None:
+            check_marks(image, "ffff00", ticks, radii, 40, 4, f"{renderer}: ticks of {query}")
+        # Each target crosses only its own ring's track.
+        check_marks(image, "00ff00", targets, radii[:1], 40, 8, f"{renderer}: target of {query}")
+
+# Laps: the top lap's head sits at the value's angle, where its shadow starts darkening the
+# lap beneath; p=130 and p=160 differ only from 108° (p=130's head) to past 216° (p=160's
+# head and its shadow).
+def head_angle(image, radius, sign):
+    """Where, going the ring's way from the start, the bar's red first darkens on its centre line."""
+    angles = np.arange(0, 360, 0.25) * sign
+    for angle in angles:
+        x = 240 + radius * math.sin(math.radians(angle))
+        y = 240 - radius * math.cos(math.radians(angle))
+        pixel = image[int(y), int(x)]
+        if pixel[3] > 200 and pixel[0] < 225:
+            return angle % 360
+    return None
+
+
+lap_images = {}
+for renderer in RENDERERS + ("png",):
+    for value, cap, direction in ((130, "butt", "cw"), (160, "butt", "cw"), (160, "round", "cw"),
+                                  (245, "butt", "ccw")):
+        query = f"p={value}&overflow=lap&size=480&width=48&color=ff0000&track=none&label=none&cap={cap}&dir={direction}"
+        image = draw_ring(query, renderer, f"lap{mark_checks}")
+        sign = 1 if direction == "cw" else -1
+        want = (sign * (value % 100) / 100 * 360) % 360
+        got = head_angle(image, 240 - 24, sign)
+        mark_checks += 1
+        if got is None or circular(got, want) > 1.5:
+            failures.append(f"{renderer}: p={value} cap={cap} dir={direction} has its head at {got}, not {want:.1f}°")
+        lap_images[(renderer, value, cap, direction)] = image
+    a, b = lap_images[(renderer, 130, "butt", "cw")], lap_images[(renderer, 160, "butt", "cw")]
+    # Premultiplied, so an edge pixel's faint alpha does not count as a change of colour.
+    def premultiplied(image):
+        return np.concatenate([image[..., :3] * image[..., 3:] / 255, image[..., 3:]], axis=2)
+    # Inside the band only: renderers flatten arcs of other lengths a little differently, so
+    # edge pixels may differ by a few levels of coverage anywhere along the ring.
+    yy, xx = np.mgrid[0:a.shape[0], 0:a.shape[1]]
+    inside = np.abs(np.hypot(xx + 0.5 - 240, yy + 0.5 - 240) - 216) < 24 - 1.5
+    ys, xs = np.nonzero((np.abs(premultiplied(a) - premultiplied(b)).max(axis=2) > 16) & inside)
+    theta = np.degrees(np.arctan2(xs + 0.5 - 240, -(ys + 0.5 - 240))) % 360
+    reach = math.degrees(24 / 216)  # the shadow's reach past a butt head: half the width
+    mark_checks += 1
+    if len(theta) == 0 or theta.min() < 108 - 1.5 or theta.max() > 216 + reach + 1.5 \
+            or circular(theta.min(), 108) > 1.5 or theta.max() < 216:
+        failures.append(f"{renderer}: p=130 and p=160 with laps differ over "
+                        f"{theta.min() if len(theta) else None}…{theta.max() if len(theta) else None}°, "
+                        f"not 108°…{216 + reach:.0f}°")
+
 for failure in failures:
     print("FAIL", failure)
-total = count * len(RENDERERS) + angle_checks + ring_checks + pixel_checks
+total = count * len(RENDERERS) + angle_checks + ring_checks + pixel_checks + mark_checks
 print(f"check-renderers: {count} catalogue images in {', '.join(RENDERERS)}, {angle_checks} angle checks, "
-      f"{ring_checks} concentric-ring checks (with our PNG), {pixel_checks} pixel checks: "
+      f"{ring_checks} concentric-ring checks (with our PNG), {pixel_checks} pixel checks, "
+      f"{mark_checks} mark and lap checks (with our PNG): "
       f"{total - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)
