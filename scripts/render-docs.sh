@@ -45,7 +45,9 @@ while IFS=$'\t' read -r name query; do
     else
         "$ring" render "$query" -o "$target" --error-image 2>/dev/null || [ "$name" = png-error ]
     fi
-done < <(printf 'png-default\tp=72&scale=2\npng-error\tp=1&width=500&scale=2\n')
+done < <(printf '%s\n' $'png-default\tp=72&scale=2' $'png-error\tp=1&width=500&scale=2' \
+    $'png-laps\tp=230&overflow=lap&scale=2' $'png-laps-gradient\tp=170&overflow=lap&gradient=22c55e,0ea5e9,a855f7&scale=2' \
+    $'png-marks\tp=64&target=80&ticks=10&scale=2')
 # Each `<!-- parameters:GROUP -->` … `<!-- /parameters -->` block is replaced by ring's own.
 tables=$(mktemp)
 "$ring" parameters > "$tables"

@@ -7,28 +7,16 @@ import RingRaster
 ///
 /// A linear model, fitted to `ring-bench --calibrate` (docs/performance.md has the table of
 /// estimates against measured times): an SVG costs a base, a little per ring, per label
-/// character and per segment, and much per gradient ring (a mask and one piece per stop); a
-/// PNG costs nanoseconds per pixel, more for each ring, each gradient ring, the shadow and
-/// the filled areas. Text is fitted to the ring, so it adds nothing to a PNG's pixels. Fitted
+/// character and per segment (a tick or target mark half a segment), and much per gradient ring
+/// (a mask and one piece per stop); a PNG costs nanoseconds per pixel, more for each ring, each
+/// gradient ring, the shadow, the filled areas, the tick marks, the targets and each ring that
+/// laps (its closed lap beneath). In an SVG a ring that laps costs two more rings. Text is fitted to the ring, so it adds nothing to a PNG's pixels. Fitted
 /// on a slow run of a shared machine, it errs high: measured renders took 0.75 to 1.3 times the
 /// estimate, and the largest PNGs less (0.65).
 public enum RenderCost {
     /// Estimated microseconds to render `spec` as SVG, or as a PNG of `pngPixels` pixels.
     public static func microseconds(_ spec: RingSpec, pngPixels: Int? = nil) -> Double {
-        let rings = Double(spec.ringCount)
-        let gradientRings = spec.gradient.isEmpty ? 0 : rings
-        let segments = Double(spec.segments ?? 0) * rings
-        guard let pngPixels else {
-            var characters = spec.caption?.utf8.count ?? 0
-            if case .text(let text) = spec.label { characters += text.utf8.count }
-            return Factors.svg(
-                rings: rings, gradientRings: gradientRings, stops: Double(spec.gradient.count),
-                characters: Double(characters), segments: segments)
-        }
-        let filled = spec.fill != nil || spec.background != nil || spec.outline != nil
-        return Factors.png(
-            pixels: Double(pngPixels), rings: rings, gradientRings: gradientRings, shadow: spec.shadow,
-            filled: filled, segments: segments)
+        Factors(spec, pixels: Double(pngPixels ?? 0)).microseconds(png: pngPixels != nil)
     }
 
     /// The parameter whose default would save the most of the estimate: what an error names
@@ -55,6 +43,11 @@ public enum RenderCost {
         var filled: Bool
         var labelCharacters: Double
         var segments: Double
+        /// Tick marks over every ring, and targets.
+        var ticks: Double
+        var targets: Double
+        /// Rings whose value laps: each draws a lap beneath, a head shadow and a head.
+        var lapRings: Double
         var scale: Double
 
         init(_ spec: RingSpec, pixels: Double) {
@@ -69,6 +62,11 @@ public enum RenderCost {
             characters += spec.caption?.utf8.count ?? 0
             labelCharacters = Double(characters)
             segments = Double(spec.segments ?? 0) * rings
+            // N marks a ring, N + 1 on an arc: counted as N + 1.
+            ticks = Double(spec.ticks.map { $0 + 1 } ?? 0) * rings
+            targets = Double(spec.targets.count { $0 != nil }) * (spec.targets.count == 1 ? rings : 1)
+            lapRings =
+                spec.overflow == .lap ? Double((0..<spec.ringCount).count { spec.ring($0).laps >= 1 }) : 0
             scale = Double(max(spec.scale, 1))
         }
 
@@ -76,14 +74,14 @@ public enum RenderCost {
 
         var svgMicroseconds: Double {
             Self.svg(
-                rings: rings, gradientRings: gradientRings, stops: gradientStops, characters: labelCharacters,
-                segments: segments)
+                rings: rings + 2 * lapRings, gradientRings: gradientRings + (gradientRings > 0 ? lapRings : 0),
+                stops: gradientStops, characters: labelCharacters, segments: segments + 0.5 * (ticks + targets))
         }
 
         var pngMicroseconds: Double {
             Self.png(
                 pixels: pixels, rings: rings, gradientRings: gradientRings, shadow: shadow, filled: filled,
-                segments: segments)
+                segments: segments, marks: (ticks: ticks, targets: targets), lapRings: lapRings)
         }
 
         /// The SVG model, µs.
@@ -96,9 +94,14 @@ public enum RenderCost {
         /// The PNG model, µs: nanoseconds per pixel for each layer, plus the shadow's blur passes
         /// and each segment's ends.
         static func png(
-            pixels: Double, rings: Double, gradientRings: Double, shadow: Bool, filled: Bool, segments: Double
+            pixels: Double, rings: Double, gradientRings: Double, shadow: Bool, filled: Bool, segments: Double,
+            marks: (ticks: Double, targets: Double), lapRings: Double
         ) -> Double {
-            let nanosecondsPerPixel = 20 + 4 * (rings - 1) + 22 * gradientRings + (shadow ? 30 : 0) + (filled ? 10 : 0)
+            // The ticks are one mask over every ring, as are the targets; each ring that laps
+            // adds a closed lap beneath its top one (measured at 120 and 1024 px).
+            let layers = (marks.ticks > 0 ? 22 : 0) + (marks.targets > 0 ? 10 : 0) + 14 * lapRings
+            let nanosecondsPerPixel =
+                20 + 4 * (rings - 1) + 22 * gradientRings + (shadow ? 30 : 0) + (filled ? 10 : 0) + layers
             return 30 + pixels * nanosecondsPerPixel / 1000 + (shadow ? 300 : 0) + 5 * segments
         }
 
@@ -123,6 +126,8 @@ public enum RenderCost {
             with("gradient") { $0.gradientRings = 0 }
             with(labelCharacters > 0 ? "label" : "caption") { $0.labelCharacters = 0 }
             with("segments") { $0.segments = 0 }
+            with("ticks") { $0.ticks = 0 }
+            with("overflow") { $0.lapRings = 0 }
             return result
         }
     }

@@ -126,6 +126,8 @@ if CommandLine.arguments.contains("--calibrate") {
         "p=72,99,98,97&gradient=\(stops)", "p=72,99,98,97&gradient=\(stops)&size=1024", "p=72&shadow",
         "p=72&shadow&size=1024", "p=72&shadow&size=512&scale=2", "p=72&fill=blue&bg=white&outline=red&size=1024",
         "p=72&label=\(label)&caption=\(caption)", "p=72&segments=20", "p=72&segments=12&size=1024",
+        "p=230&overflow=lap", "p=1000,2000&overflow=lap&size=1024&width=40&gap=4", "p=72&ticks=100&target=80",
+        "p=1,2&ticks=100&target=50&size=1024&width=40&gap=4",
         "p=1,99.8,99.7,99.6&size=300&width=20&gap=0&shadow&gradient=\(stops)&label=\(label)&caption=\(caption)"
             + "&fill=blue&bg=white&outline=red",
         "p=64.5,99.8,99.7,99.6&size=640&scale=2&width=30&gap=4&gradient=\(stops)&shadow",
@@ -213,6 +215,18 @@ let threePNGs = ringCost("p=72,45,90", png: true, batches: batches, size: pngBat
 print(
     "three rings (p=72,45,90) against one (p=72), PNG: \(format(threePNGs)) against \(format(onePNG)), "
         + "\(String(format: "%.2f", threePNGs / onePNG))×")
+
+// A ring of two laps and one of 100 ticks (with a target) against a plain ring, in each format.
+for png in [false, true] {
+    let size = png ? pngBatchSize : batchSize
+    let plain = ringCost("p=72", png: png, batches: batches, size: size)
+    for query in ["p=230&overflow=lap", "p=72&ticks=100&target=80"] {
+        let cost = ringCost(query, png: png, batches: batches, size: size)
+        print(
+            "\(query) against p=72, \(png ? "PNG" : "SVG"): \(format(cost)) against \(format(plain)), "
+                + "\(String(format: "%.2f", cost / plain))×")
+    }
+}
 
 // The cache hit path as the server runs it: parse the request, look up, choose 200 or 304.
 let statistics = ServerStatistics()

@@ -127,6 +127,14 @@ import Testing
         let b = try RingSpec(query: RenderPoolTests.queryB.replacingOccurrences(of: "{n}", with: "1"))
         #expect(RenderCost.microseconds(b, pngPixels: 300 * 300) > 2_000)
         #expect(RenderCost.microseconds(try RingSpec(query: "p=72"), pngPixels: 120 * 120) > inline)
+        // Marks and laps add to the estimate, in both formats.
+        for query in ["p=72&ticks=100", "p=72&target=80", "p=230&overflow=lap"] {
+            let spec = try RingSpec(query: query)
+            #expect(RenderCost.microseconds(spec) > RenderCost.microseconds(try RingSpec(query: "p=72")), "\(query)")
+            #expect(
+                RenderCost.microseconds(spec, pngPixels: 14_400)
+                    > RenderCost.microseconds(try RingSpec(query: "p=72"), pngPixels: 14_400), "\(query)")
+        }
     }
 
     @Test(
@@ -137,6 +145,9 @@ import Testing
             ("p=1,99.8,99.7,99.6&gradient=red,blue&size=1024&shadow", 1024 * 1024, "size"),
             ("p=1,2,3,4&gradient=red,blue,green,white,black,red,blue,green", nil, "gradient"),
             ("p=1&label=\(String(repeating: "W", count: 64))", nil, "label"),
+            ("p=1,2&ticks=100&size=1024&width=40&gap=4", nil, "ticks"),
+            ("p=1,2&ticks=100&size=1024&width=40&gap=4", 1024 * 1024, "size"),
+            ("p=1000,2000,3000,900&overflow=lap&size=1024", 1024 * 1024, "size"),
         ] as [(String, Int?, String)])
     func theCulpritIsWhatCostsMost(query: String, pixels: Int?, culprit: String) throws {
         #expect(RenderCost.culprit(try RingSpec(query: query), pngPixels: pixels) == culprit)
