@@ -10,7 +10,8 @@ In librsvg (rsvg-convert), resvg, CairoSVG and our PNG engine:
   8. a wide gradient bar's colour runs on through its round start cap, with no step;
  12. an error image fills the 120 px box it was asked for, with text at least 6 px tall.
 In Chromium, in the dark scheme:
-  1. the track, the label and the caption compute their documented dark colours.
+  1. the track, the label, the caption, tick marks, targets and a lap's head compute their
+     documented dark colours.
 
 Usage: scripts/check-fidelity.py PATH-TO-ring
 Needs rsvg-convert, resvg, cairosvg, chromium + chromedriver (Selenium), pillow, numpy and the
@@ -219,8 +220,12 @@ driver = webdriver.Chrome(service=Service(shutil.which("chromedriver")), options
 try:
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
-    expected = {"track": "rgb(48, 54, 61)", "label": "rgb(230, 237, 243)", "caption": "rgb(139, 148, 158)"}
+    expected = {"track": "rgb(48, 54, 61)", "label": "rgb(230, 237, 243)", "caption": "rgb(139, 148, 158)",
+                "ticks": "rgb(201, 209, 217)", "target": "rgb(230, 237, 243)", "head": "rgb(63, 185, 80)"}
     for query, parts in [("p=72&caption=coverage", ("track", "label", "caption")),
+                         ("p=64&target=80&ticks=10", ("track", "ticks", "target")),
+                         # The second ring's green switches with the scheme; so does its lap's head.
+                         ("p=50,230&overflow=lap", ("track", "head")),
                          ("p=72&half&caption=of+budget", ("track", "label", "caption")),
                          ("p=72&label=none&caption=coverage", ("track", "caption")),
                          ("p=72&labelColor=cf222e&caption=coverage", ("track", "caption"))]:
@@ -231,7 +236,13 @@ try:
         computed = driver.execute_script("""
             const texts = [...document.querySelectorAll('text')];
             const track = document.querySelector('[class$="-t"]');
+            const ticks = document.querySelector('[class$="-k"]');
+            const target = document.querySelector('[class$="-x"]');
+            const head = document.querySelector('[class$="-b1d"]');
             return {
+              ticks: ticks ? getComputedStyle(ticks).stroke : null,
+              target: target ? getComputedStyle(target).stroke : null,
+              head: head ? getComputedStyle(head).fill : null,
               track: track ? getComputedStyle(track).stroke : null,
               label: texts.length > 1 ? getComputedStyle(texts[0]).fill : null,
               caption: texts.length ? getComputedStyle(texts[texts.length - 1]).fill : null,

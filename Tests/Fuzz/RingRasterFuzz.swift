@@ -34,6 +34,10 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let value = number() { scene.label?.fontSize = value }
     if let value = number() { scene.centerX = value }
     if let value = number() { scene.fill?.radius = value }
+    if let value = number() { scene.rings[ring].lap?.shadow.head = value }
+    if let value = number() { scene.rings[ring].lap?.shadow.opacity = value }
+    if let value = number() { scene.ticks?.width = value }
+    if let value = number(), scene.targets?.marks.isEmpty == false { scene.targets?.marks[0].outer = value }
     let scale = Int(rest.first ?? 1) % 4 + 1
     let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
     // Up to 256 × 256 pixels: large enough for every shape, small enough for thousands of runs.

@@ -288,8 +288,18 @@ import Testing
     /// nothing wrong and never trap.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -1e300, 0, 1e-300])
     func hostileSceneNumbersNeverTrap(number: Double) throws {
-        for query in ["p=100&shadow", "p=72&cap=butt&outline=333&slice=0.3", "p=72&segments=5"] {
+        let queries = [
+            "p=100&shadow", "p=72&cap=butt&outline=333&slice=0.3", "p=72&segments=5",
+            "p=230&overflow=lap&target=80&ticks=10&gradient=red,blue",
+        ]
+        for query in queries {
             var scene = RingScene(spec: try RingSpec(query: query))
+            scene.rings[0].lap?.shadow.head = number
+            scene.rings[0].lap?.shadow.opacity = number
+            scene.rings[0].lap?.shadow.stroke.radius = number
+            scene.ticks?.width = number
+            scene.ticks?.marks[0].outer = number
+            scene.targets?.marks[0].angle = number
             scene.rings[0].bar?.stroke.radius = number
             scene.rings[0].track?.stroke.width = number
             scene.rings[0].outline?.offset = number
