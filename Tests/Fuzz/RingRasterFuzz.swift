@@ -54,6 +54,7 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     var empty = scene
     (empty.background, empty.fill, empty.shadow, empty.label, empty.caption) = (nil, nil, nil, nil, nil)
+    (empty.ticks, empty.targets) = (nil, nil)
     empty.rings = empty.rings.map { _ in RingScene.Ring() }
     precondition(RingRasterizer.draw(empty, scale: scale).pixels.allSatisfy { $0 == 0 }, "an empty scene drew")
     let png = PNGEncoder.encode(scanlines: canvas.scanlines(), width: width, height: height)
