@@ -36,9 +36,11 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         return 0
     }
     let svg = RingRenderer.render(spec)
-    // Bounded per ring: each ring writes its own elements (a gradient bar, up to 60 sub-arcs of
-    // its own), so four rings may take four times one ring's bytes, never more.
-    precondition(svg.count < 64 * 1024 * spec.ringCount, "SVG of \(svg.count) bytes for \(spec.ringCount) rings")
+    // Bounded per bar: each ring writes its own elements (a gradient bar, up to 60 sub-arcs of
+    // its own), and a ring that laps two bars (the lap beneath and the top one), so four rings
+    // may take four (or eight) times one bar's bytes, never more.
+    let bars = spec.ringCount * (spec.overflow == .lap ? 2 : 1)
+    precondition(svg.count < 64 * 1024 * bars, "SVG of \(svg.count) bytes for \(bars) bars")
     let checker = MarkupChecker()
     let parser = XMLParser(data: Data(svg))
     parser.delegate = checker
@@ -51,7 +53,7 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Collects elements outside the renderer's vocabulary, event attributes and references.
 private final class MarkupChecker: NSObject, XMLParserDelegate {
     static let elements: Set<String> = [
-        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "mask", "linearGradient", "stop", "rect", "circle",
+        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "mask", "linearGradient", "radialGradient", "stop", "rect", "circle",
         "path", "g", "text",
     ]
     var problems: [String] = []
