@@ -53,7 +53,8 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Collects elements outside the renderer's vocabulary, event attributes and references.
 private final class MarkupChecker: NSObject, XMLParserDelegate {
     static let elements: Set<String> = [
-        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "mask", "linearGradient", "radialGradient", "stop", "rect", "circle",
+        "svg", "title", "style", "defs", "filter", "feGaussianBlur", "mask", "linearGradient", "radialGradient", "stop",
+        "rect", "circle",
         "path", "g", "text",
     ]
     var problems: [String] = []
