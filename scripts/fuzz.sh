@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
 #
-#   scripts/fuzz.sh http|query|raster [SECONDS]
+#   scripts/fuzz.sh http|query|raster|font [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
 # provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. ByteGrammar (and
-# for raster, RingCore) is built first as an instrumented module of its own; for raster the font
-# table and zlib are linked in too. Findings land in
+# for raster and font, RingCore) is built first as an instrumented module of its own; for those
+# two the embedded font data and zlib are linked in too. An input that takes more than 10 s is a
+# failure (a hang). Findings land in
 # .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
 # test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh http|query|raster [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh http|query|raster|font [SECONDS]}
 seconds=${2:-60}
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"
@@ -26,17 +27,21 @@ case "$target" in
                  Tests/Fuzz/HTTPRequestParserFuzz.swift) ;;
     query)
         sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
-    raster)
-        sources=($(find Sources/RingRaster -name '*.swift') Tests/Fuzz/RingRasterFuzz.swift)
+    raster|font)
+        harness=Tests/Fuzz/RingRasterFuzz.swift
+        [ "$target" = font ] && harness=Tests/Fuzz/FontReaderFuzz.swift
+        sources=($(find Sources/RingRaster -name '*.swift') "$harness")
         swiftc -O -sanitize=fuzzer,address -parse-as-library \
             -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
             -I "$out" -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
-        clang -O1 -fsanitize=address -c Sources/RingFontData/glyphs.c -I Sources/RingFontData/include \
-            -o "$out/glyphs.o"
+        for data in font normalization; do
+            clang -O1 -fsanitize=address -c Sources/RingFontData/$data.c -I Sources/RingFontData/include \
+                -o "$out/$data.o"
+        done
         printf 'module RingFontData {\n    header "%s"\n    export *\n}\n' \
             "$PWD/Sources/RingFontData/include/RingFontData.h" > "$out/module.modulemap"
-        extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/glyphs.o" -lz) ;;
-    *) echo "fuzz.sh: unknown target '$target' (http, query or raster)" >&2; exit 2 ;;
+        extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/font.o" "$out/normalization.o" -lz) ;;
+    *) echo "fuzz.sh: unknown target '$target' (http, query, raster or font)" >&2; exit 2 ;;
 esac
 binary=$out/fuzz-$target
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
@@ -45,7 +50,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
 export SWIFT_BACKTRACE=enable=no
 "$binary" "$out/corpus" "Tests/Fuzz/corpus/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -max_len=4096 -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
+    -timeout=10 -max_len=$([ "$target" = font ] && echo 16384 || echo 4096) -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
 if [ -n "$(find "$out" -maxdepth 1 \( -name "crash-*" -o -name "leak-*" -o -name "timeout-*" -o -name "oom-*" \) -print -quit)" ]; then
     echo "fuzz.sh: $target found a failure; inputs in $out" >&2
     exit 1

@@ -6,8 +6,10 @@ extension ErrorImage {
     package static let largestPNGSide = 1024
 
     /// The error image as PNG: the ``ErrorScene`` the SVG shows, at the box's scale (lowered
-    /// until the image fits ``largestPNGSide``), drawn with the label font.
-    package static func png(message: String, box: ErrorScene.Box = ErrorScene.Box()) -> [UInt8] {
+    /// until the image fits ``largestPNGSide``), its text drawn with `fonts`.
+    package static func png(message: String, box: ErrorScene.Box = ErrorScene.Box(), fonts: LabelFonts = .embedded)
+        -> [UInt8]
+    {
         let scene = ErrorScene(message: message, box: box)
         var scale = Double(box.scale)
         while scale > 1, scene.width * scale > Double(largestPNGSide) { scale -= 1 }
@@ -37,9 +39,8 @@ extension ErrorImage {
             sign.addCircle(centre: Point(x: mark.centreX * scale, y: mark.dotY * scale), radius: half)
             canvas.fill(CoverageMask.filled(sign, width: width, height: height), RingColor(rgb: 0xFFFFFF))
         }
-        let font = GlyphSet.labelFont
         for line in scene.lines {
-            let glyphs = font.outline(
+            let glyphs = fonts.outline(
                 of: line.text, fontSize: scene.fontSize * scale, centreX: line.x * scale,
                 baseline: line.baseline * scale)
             canvas.fill(CoverageMask.filled(glyphs, width: width, height: height), ErrorScene.ink)

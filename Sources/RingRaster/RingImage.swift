@@ -43,11 +43,15 @@ public struct RingImage: Sendable {
     public let digest: RingDigest
     /// What both writers draw.
     package let scene: RingScene
+    /// What a PNG's text is drawn with.
+    public let fonts: LabelFonts
 
     /// Validates `spec` (a spec from `RingSpec(query:)` is valid already), and for a
-    /// PNG checks its pixel size and memory against `limits`. The error is the message a user
-    /// sees, naming the parameter to change.
-    public init(spec: RingSpec, format: Format, limits: RasterLimits = RasterLimits()) throws(RingImage.Refusal) {
+    /// PNG checks its pixel size and memory against `limits`; a PNG's text is drawn with
+    /// `fonts`. The error is the message a user sees, naming the parameter to change.
+    public init(
+        spec: RingSpec, format: Format, limits: RasterLimits = RasterLimits(), fonts: LabelFonts = .embedded
+    ) throws(RingImage.Refusal) {
         var spec = spec
         do {
             try spec.validate()
@@ -55,14 +59,15 @@ public struct RingImage: Sendable {
             throw Refusal(message: error.description)
         }
         spec = spec.normalized()
-        try self.init(valid: spec, format: format, digest: spec.digest, limits: limits)
+        try self.init(valid: spec, format: format, digest: spec.digest, limits: limits, fonts: fonts)
     }
 
     /// For a spec the parser gave (valid and normalised) whose digest the caller has already:
     /// the service looks the ring up in its cache by that digest before it renders.
-    package init(valid spec: RingSpec, format: Format, digest: RingDigest, limits: RasterLimits)
-        throws(RingImage.Refusal)
-    {
+    package init(
+        valid spec: RingSpec, format: Format, digest: RingDigest, limits: RasterLimits,
+        fonts: LabelFonts = .embedded
+    ) throws(RingImage.Refusal) {
         let scene = RingScene(spec: spec)
         if format == .png, let refusal = limits.refusal(scene, scale: spec.scale) {
             throw Refusal(message: refusal)
@@ -71,6 +76,7 @@ public struct RingImage: Sendable {
         self.format = format
         self.digest = digest
         self.scene = scene
+        self.fonts = fonts
     }
 
     /// The image's size in pixels: a PNG's at its scale, an SVG's at 1.
@@ -82,21 +88,32 @@ public struct RingImage: Sendable {
     public func render() -> [UInt8] {
         switch format {
         case .svg: RingRenderer.render(scene: scene, digest: digest)
-        case .png: RingRasterizer.png(scene, scale: spec.scale)
+        case .png: RingRasterizer.png(scene, scale: spec.scale, fonts: fonts)
         }
     }
 
+    /// The characters of a PNG's label and caption that no font has, each drawn as one
+    /// `.notdef` box; none for an SVG, whose fonts are the reader's.
+    public var missingCharacters: [Character] {
+        guard format == .png else { return [] }
+        return [scene.label, scene.caption].compactMap { $0 }.flatMap { fonts.missingCharacters(in: $0.text) }
+    }
+
     /// A strong entity tag, quoted, for this image (`"r5-png@2x-…"`): the format's renderer
-    /// version, the format, a PNG's scale and the ring's digest. No two different images share
-    /// one, and a change to one format's renderer moves only that format's tags.
+    /// version, the format, a PNG's scale, a PNG's fallback fonts and the ring's digest. No two
+    /// different images share one, and a change to one format's renderer moves only that
+    /// format's tags.
     public var entityTag: String {
-        Self.entityTag("r", format, scale: spec.scale, digest)
+        Self.entityTag("r", format, scale: spec.scale, fonts: fonts, digest)
     }
 
     /// The tag of an image of `kind` (`r` a ring, `e` an error image) with `digest`: a new
     /// renderer invalidates every copy of its format downstream, and an error image never
-    /// shares a tag with a ring.
-    package static func entityTag(_ kind: StaticString, _ format: Format, scale: Int, _ digest: RingDigest) -> String {
+    /// shares a tag with a ring. A PNG drawn with fallback fonts carries their fingerprint
+    /// (`"r5-png-f0123abcd-…"`), so servers with other fonts never claim each other's pixels.
+    package static func entityTag(
+        _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest
+    ) -> String {
         var writer = ByteWriter(capacity: 64)
         writer.append("\"")
         writer.append(kind)
@@ -108,6 +125,13 @@ public struct RingImage: Sendable {
             writer.append(integer: scale)
             writer.append("x")
         }
+        if format == .png, let tag = fonts.tag {
+            let digits = Array("0123456789abcdef".utf8)
+            writer.append("-f")
+            for shift in stride(from: 28, through: 0, by: -4) {
+                writer.append(byte: digits[Int(tag >> UInt64(shift) & 0xF)])
+            }
+        }
         writer.append(byte: UInt8(ascii: "-"))
         digest.write(hexInto: &writer)
         writer.append("\"")
@@ -117,11 +141,14 @@ public struct RingImage: Sendable {
     /// The image that answers a query refused with `message`, laid out for the box the query
     /// asked for (`size` × `scale`, else the default; an SVG's box ignores `scale`, as a
     /// ring's does), with its identity: the digest of the message and the box, and its ETag.
-    package static func error(message: String, query: String, format: Format) -> ErrorAnswer {
+    package static func error(
+        message: String, query: String, format: Format, fonts: LabelFonts = .embedded
+    ) -> ErrorAnswer {
         var box = ErrorScene.Box(query: query)
         if format == .svg { box.scale = 1 }
         return ErrorAnswer(
-            message: message, format: format, box: box, digest: RingDigest(of: "\(box.size)@\(box.scale) \(message)"))
+            message: message, format: format, box: box, fonts: fonts,
+            digest: RingDigest(of: "\(box.size)@\(box.scale) \(message)"))
     }
 
     /// An error image's identity, and its bytes (the service renders them only on a miss).
@@ -129,15 +156,16 @@ public struct RingImage: Sendable {
         package let message: String
         package let format: Format
         package let box: ErrorScene.Box
+        package let fonts: LabelFonts
         /// The digest of the message and the box: each box has its own cache entry and ETag.
         package let digest: RingDigest
 
-        package var entityTag: String { RingImage.entityTag("e", format, scale: box.scale, digest) }
+        package var entityTag: String { RingImage.entityTag("e", format, scale: box.scale, fonts: fonts, digest) }
 
         package func render() -> [UInt8] {
             switch format {
             case .svg: ErrorImage.render(message: message, box: box)
-            case .png: ErrorImage.png(message: message, box: box)
+            case .png: ErrorImage.png(message: message, box: box, fonts: fonts)
             }
         }
     }

@@ -48,25 +48,26 @@ package enum RingRasterizer {
 
     /// PNG bytes of `scene` at `scale` (1 draws the SVG's pixel size). Check the size against
     /// ``RasterLimits`` first: this allocates what the size asks for. Its buffers are the
-    /// calling thread's ``RenderScratch``, reused from render to render.
-    package static func png(_ scene: RingScene, scale: Int) -> [UInt8] {
+    /// calling thread's ``RenderScratch``, reused from render to render. Text is drawn with
+    /// `fonts`.
+    package static func png(_ scene: RingScene, scale: Int, fonts: LabelFonts = .embedded) -> [UInt8] {
         let scratch = RenderScratch.current
         defer { scratch.trim() }
-        var canvas = draw(scene, scale: scale, scratch: scratch)
+        var canvas = draw(scene, scale: scale, fonts: fonts, scratch: scratch)
         defer { scratch.pixels = canvas.takeStorage() }
         return PNGEncoder.encode(canvas, scratch: scratch)
     }
 
     /// The scene drawn on a canvas at `scale`.
-    package static func draw(_ scene: RingScene, scale: Int) -> Canvas {
-        draw(scene, scale: scale, scratch: RenderScratch.current)
+    package static func draw(_ scene: RingScene, scale: Int, fonts: LabelFonts = .embedded) -> Canvas {
+        draw(scene, scale: scale, fonts: fonts, scratch: RenderScratch.current)
     }
 
-    private static func draw(_ scene: RingScene, scale: Int, scratch: RenderScratch) -> Canvas {
+    private static func draw(_ scene: RingScene, scale: Int, fonts: LabelFonts, scratch: RenderScratch) -> Canvas {
         let (width, height) = pixelSize(of: scene, scale: scale)
         let canvas = Canvas(width: width, height: height, storage: scratch.pixels)
         scratch.pixels = []
-        var painter = Painter(scene: scene, scale: Double(scale), canvas: canvas, scratch: scratch)
+        var painter = Painter(scene: scene, scale: Double(scale), fonts: fonts, canvas: canvas, scratch: scratch)
         painter.paint()
         return painter.canvas
     }
@@ -76,6 +77,7 @@ package enum RingRasterizer {
 private struct Painter {
     let scene: RingScene
     let scale: Double
+    let fonts: LabelFonts
     var canvas: Canvas
     /// Where each element's mask takes its cells from and gives them back to.
     let scratch: RenderScratch
@@ -134,7 +136,7 @@ private struct Painter {
             paint(lines, marks.color.color)
         }
         for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
-            let glyphs = GlyphSet.labelFont.outline(
+            let glyphs = fonts.outline(
                 of: text.text, fontSize: text.fontSize * scale, centreX: text.x * scale,
                 baseline: text.baseline * scale)
             paint(glyphs, text.color.color)

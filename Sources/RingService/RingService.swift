@@ -192,7 +192,9 @@ public final class RingService: HTTPResponder {
         }
         let image: RingImage
         do throws(RingImage.Refusal) {
-            image = try RingImage(valid: spec, format: format.image, digest: digest, limits: configuration.raster)
+            image = try RingImage(
+                valid: spec, format: format.image, digest: digest, limits: configuration.raster,
+                fonts: configuration.fonts)
         } catch {
             return .now(
                 errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
@@ -301,7 +303,8 @@ public final class RingService: HTTPResponder {
         message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
     ) -> HTTPResponse {
         metrics.recordRenderError()
-        let answer = RingImage.error(message: message, query: query.text, format: format.image)
+        let answer = RingImage.error(
+            message: message, query: query.text, format: format.image, fonts: configuration.fonts)
         let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
         if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
             return Self.select(entry, for: request)

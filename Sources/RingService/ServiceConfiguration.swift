@@ -48,6 +48,12 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// naming the parameter that makes them costly.
     public var maxRenderMilliseconds: Int = 250
 
+    /// What PNG text is drawn with: the embedded DejaVu Sans Bold and the fallback fonts
+    /// `ring serve` loaded (`--font`, else the standard locations).
+    public var fonts = LabelFonts.embedded
+    /// The bounds on reading those fonts.
+    public var fontLimits = FontLimits()
+
     /// The allocator settings and the hand-back of free pages that hold the memory bound.
     public var memory = MemoryPolicy()
 

@@ -12,13 +12,16 @@ import RingRaster
 /// `/ring.png?QUERY`.
 enum RenderCommand {
     static let usage = """
-        USAGE: ring render QUERY [--format svg|png] [-o FILE] [--error-image]
+        USAGE: ring render QUERY [--format svg|png] [-o FILE] [--error-image] [--font PATH]...
 
         Writes the ring for QUERY (the part of the URL after `?`, a leading `?` is allowed),
         byte-identical to what `ring serve` answers for /ring.svg or /ring.png, on stdout or
         to FILE. The format is svg unless --format says otherwise or FILE ends in .png; PNG is
         never written to a terminal. On a bad query prints the error on stderr, writes
         nothing (with --error-image, the error image the server would answer), and exits 1.
+        A PNG's text is drawn with DejaVu Sans Bold, then each --font in order (TrueType .ttf
+        or .ttc), else the standard fallback fonts `ring serve` uses; a character no font has
+        is drawn as a box, with a warning on stderr.
 
         EXAMPLES: ring render 'p=72&slice=0.45' > ring.svg
                   ring render 'p=72&scale=2' -o ring.png
@@ -48,10 +51,17 @@ enum RenderCommand {
         var format: Format?
         var output: String?
         var errorImage = false
+        var fontPaths: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
+            case "--font":
+                index += 1
+                guard index < arguments.count, !arguments[index].isEmpty else {
+                    Usage.fail("--font needs a PATH", usage: usage)
+                }
+                fontPaths.append(arguments[index])
             case "--format", "-o":
                 index += 1
                 guard index < arguments.count, !arguments[index].isEmpty else {
@@ -85,6 +95,8 @@ enum RenderCommand {
         if chosen == .png, output == nil, isatty(STDOUT_FILENO) == 1 {
             Usage.fail("refusing to write PNG to a terminal: redirect stdout or use -o FILE", usage: usage)
         }
+        guard let (fonts, warnings) = FontLoading.load(paths: fontPaths, limits: FontLimits()) else { return 1 }
+        FontLoading.warn(warnings)
         var query = Substring(queries[0])
         if query.first == "?" { query = query.dropFirst() }
         var stderr = StandardError()
@@ -93,17 +105,28 @@ enum RenderCommand {
         do {
             let spec = try RingSpec(query: String(query))
             do throws(RingImage.Refusal) {
-                bytes = try RingImage(spec: spec, format: chosen).render()
+                let image = try RingImage(spec: spec, format: chosen, fonts: fonts)
+                let missing = image.missingCharacters
+                if !missing.isEmpty {
+                    let names = missing.map { character in
+                        character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }
+                            .joined(separator: " ")
+                    }
+                    print(
+                        "ring: warning: no font has \(names.joined(separator: ", ")); drawn as a box (add a font with --font)",
+                        to: &stderr)
+                }
+                bytes = image.render()
             } catch {
                 print("ring: \(error)", to: &stderr)
                 guard errorImage else { return 1 }
-                bytes = errorBytes(error.message, chosen, query: String(query))
+                bytes = errorBytes(error.message, chosen, query: String(query), fonts: fonts)
                 status = 1
             }
         } catch {
             print("ring: \(error)", to: &stderr)
             guard errorImage else { return 1 }
-            bytes = errorBytes(error.description, chosen, query: String(query))
+            bytes = errorBytes(error.description, chosen, query: String(query), fonts: fonts)
             status = 1
         }
         guard let output else {
@@ -124,7 +147,7 @@ enum RenderCommand {
 
     /// The error image the server answers for `message` in `format`, laid out for the box
     /// `query` asks for.
-    private static func errorBytes(_ message: String, _ format: Format, query: String) -> [UInt8] {
-        RingImage.error(message: message, query: query, format: format).render()
+    private static func errorBytes(_ message: String, _ format: Format, query: String, fonts: LabelFonts) -> [UInt8] {
+        RingImage.error(message: message, query: query, format: format, fonts: fonts).render()
     }
 }

@@ -167,6 +167,11 @@ enum ServeCommand {
             return true
         },
         .service(
+            "--font-max-mb", "N", "largest font file read, in MiB", \.fontLimits.maximumFileBytes, in: 1...1024,
+            scale: 1 << 20),
+        .service(
+            "--font-cache", "GLYPHS", "decoded glyphs kept per font", \.fontLimits.cachedGlyphs, in: 16...1_000_000),
+        .service(
             "--png-gate-pixels", "N", "PNGs larger than this many pixels need a render place", \.pngGatePixels,
             in: 0...67_108_864),
     ]
@@ -178,6 +183,9 @@ enum ServeCommand {
             let left = "  \(flag.name) \(flag.value)"
             text += left.padding(toLength: max(left.count + 2, 36), withPad: " ", startingAt: 0) + flag.help + "\n"
         }
+        text += "  --font PATH                       a fallback font for PNG text (TrueType .ttf or .ttc), tried in\n"
+        text +=
+            "                                    order after DejaVu Sans Bold; repeatable (the standard locations)\n"
         text += "  --help                            show this help\n"
         return text
     }
@@ -186,6 +194,7 @@ enum ServeCommand {
         var server = ServerConfiguration()
         var service = ServiceConfiguration()
         var accessLog = "stdout"
+        var fontPaths: [String] = []
         let environment = ProcessInfoLite.environment
         if let host = environment["HOST"], !host.isEmpty { server.host = host }
         if let port = environment["PORT"] {
@@ -207,6 +216,17 @@ enum ServeCommand {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
+            if name == "--font" {
+                if value == nil {
+                    index += 1
+                    guard index < arguments.count else { Usage.fail("--font needs a value (PATH)", usage: usage) }
+                    value = arguments[index]
+                }
+                guard let path = value, !path.isEmpty else { Usage.fail("--font needs a value (PATH)", usage: usage) }
+                fontPaths.append(path)
+                index += 1
+                continue
+            }
             guard let flag = flags.first(where: { $0.name == name }) else {
                 Usage.fail("unknown option '\(argument)'", usage: usage)
             }
@@ -220,11 +240,14 @@ enum ServeCommand {
             }
             index += 1
         }
-        return serve(server: server, service: service, accessLog: accessLog)
+        guard let (fonts, warnings) = FontLoading.load(paths: fontPaths, limits: service.fontLimits) else { return 1 }
+        service.fonts = fonts
+        return serve(server: server, service: service, accessLog: accessLog, warnings: warnings)
     }
 
     private static func serve(
-        server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: String
+        server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: String,
+        warnings: [String]
     ) -> Int32 {
         var stderr = StandardError()
         let log: AccessLog
@@ -248,8 +271,9 @@ enum ServeCommand {
             server.shutdownOnSignals()
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available)",
+                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary))",
                 to: &stderr)
+            FontLoading.warn(warnings)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)
             return 1

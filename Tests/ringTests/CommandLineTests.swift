@@ -221,14 +221,15 @@ import Testing
             process.standardOutput = out
             process.standardError = err
             try process.run()
-            // The first stderr line names the port.
+            // The first stderr line names the port: "ring: serving on http://HOST:PORT (…".
             var banner = ""
             while !banner.contains("\n") {
                 let chunk = err.fileHandleForReading.availableData
                 guard !chunk.isEmpty else { break }
                 banner += String(decoding: chunk, as: UTF8.self)
             }
-            port = try #require(Int(banner.split(separator: ":").last?.split(separator: " ").first ?? ""), "\(banner)")
+            let address = banner.split(separator: " (").first ?? ""
+            port = try #require(Int(address.split(separator: ":").last ?? ""), "\(banner)")
         }
 
         /// User plus system clock ticks the server has used (the shell `exec`s it, same pid).
