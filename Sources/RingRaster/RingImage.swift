@@ -99,7 +99,7 @@ public struct RingImage: Sendable {
         return [scene.label, scene.caption].compactMap { $0 }.flatMap { fonts.missingCharacters(in: $0.text) }
     }
 
-    /// A strong entity tag, quoted, for this image (`"r5-png@2x-…"`): the format's renderer
+    /// A strong entity tag, quoted, for this image (`"r6-png@2x-…"`): the format's renderer
     /// version, the format, a PNG's scale, a PNG's fallback fonts and the ring's digest. No two
     /// different images share one, and a change to one format's renderer moves only that
     /// format's tags.
@@ -110,7 +110,7 @@ public struct RingImage: Sendable {
     /// The tag of an image of `kind` (`r` a ring, `e` an error image) with `digest`: a new
     /// renderer invalidates every copy of its format downstream, and an error image never
     /// shares a tag with a ring. A PNG drawn with fallback fonts carries their fingerprint
-    /// (`"r5-png-f0123abcd-…"`), so servers with other fonts never claim each other's pixels.
+    /// (`"r6-png-f0123abcd-…"`), so servers with other fonts never claim each other's pixels.
     package static func entityTag(
         _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest
     ) -> String {

@@ -91,12 +91,31 @@ import Testing
 
     @Test func labelFitsTheInnerCircle() throws {
         let spec = try RingSpec(query: "p=1&width=40")
-        for text in ["100%", "1000000000%", "WWWWWWWWWWWWWWWWWWWW", "進捗は七十二パーセント"] {
+        let texts = [
+            "100%", "1000000000%", "WWWWWWWWWWWWWWWWWWWW", "進捗は七十二パーセント", "완료 72%", "진행률은 칠십이 퍼센트입니다",
+            "ＦＵＬＬＷＩＤＴＨ", "Tiê\u{301}n đô\u{323}\u{302} 72%",
+        ]
+        for text in texts {
             let g = RingGeometry(spec: spec, labelText: text)
             let inner = g.rings[0].radius - g.barWidth / 2
             let drawn = try #require(g.labelText)
             #expect(TextWidth.em(drawn) * g.fontSize <= 2 * inner, "\(text)")
             #expect(drawn == text || (drawn.hasSuffix("…") && text.hasPrefix(drawn.dropLast())), "\(drawn)")
         }
+    }
+
+    /// Widths count characters as the reader sees them: marks, joiners and variation
+    /// selectors add nothing, an emoji sequence is one emoji, and CJK is one em a character.
+    @Test func textWidthCountsWhatTheReaderSees() {
+        #expect(TextWidth.em("x\u{301}\u{323}") == TextWidth.em("x"))
+        #expect(TextWidth.em("a\u{200B}\u{2060}\u{FEFF}b") == TextWidth.em("ab"))
+        #expect(TextWidth.em("❤\u{FE0F}") == TextWidth.em("❤"))
+        #expect(TextWidth.em("👩\u{200D}💻") == TextWidth.em("💻"))
+        #expect(TextWidth.em("完成") == 2)
+        #expect(TextWidth.em("진행률") == 3)
+        #expect(TextWidth.em("ひらがな") == 4)
+        #expect(TextWidth.em("ＦＵＬＬ") == 4)
+        #expect(TextWidth.em("\u{1100}\u{1161}") == 1)  // a syllable of conjoining jamo
+        #expect(TextWidth.em("ｱｲ") < 2)  // half-width katakana are narrow
     }
 }

@@ -2,34 +2,56 @@
 ///
 /// An SVG inside an `<img>` cannot load web fonts or measure text, so badge services size
 /// text from a width table. This one holds DejaVu Sans (metric-compatible in spirit with
-/// Verdana) advances for printable ASCII, scaled up 10 % for bold; other characters are
-/// counted as wide (East Asian, emoji) or average.
+/// Verdana) advances for printable ASCII, scaled up 10 % for bold. Other characters are
+/// counted by what the reader sees: one character (grapheme cluster) at a time, as wide as
+/// its first visible scalar, so combining marks, joiners and variation selectors add nothing
+/// and an emoji sequence counts once. Chinese, Japanese, Korean and full-width forms are one
+/// em, as in every CJK font; emoji a little more; everything else the average.
 enum TextWidth {
     /// The estimated width of `text` at a font size of 1.
     static func em(_ text: String) -> Double {
-        var units = 0
-        for scalar in text.unicodeScalars {
-            let value = Int(scalar.value)
+        var em = 0.0
+        for character in text {
+            guard let scalar = character.unicodeScalars.first(where: { !isZeroWidth($0.value) }) else { continue }
+            let value = scalar.value
             if value >= 32, value < 127 {
-                units += Int(ascii[value - 32])
-            } else if isWide(scalar.value) {
-                units += 2048
+                em += Double(ascii[Int(value) - 32]) / 2048 * 1.1
+            } else if isEmoji(value) {
+                em += 1.1
+            } else if isWide(value) {
+                em += 1
             } else {
-                units += 1300
+                em += 1300 / 2048 * 1.1
             }
         }
-        return Double(units) / 2048 * 1.1
+        return em
     }
 
+    /// Joiners, variation selectors and other format characters that draw nothing, and
+    /// combining marks (which draw over their base). Matches what the PNG engine skips.
+    private static func isZeroWidth(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x00AD, 0x034F, 0x180B...0x180F, 0x200B...0x200D, 0x2060...0x2064, 0xFE00...0xFE0F, 0xFEFF: true
+        case 0x0300...0x036F, 0x1AB0...0x1AFF, 0x1DC0...0x1DFF, 0x20D0...0x20FF, 0xFE20...0xFE2F: true
+        case 0xE0001, 0xE0020...0xE007F, 0xE0100...0xE01EF: true
+        default: false
+        }
+    }
+
+    /// East Asian wide and full-width characters: Hangul jamo and syllables, CJK radicals,
+    /// punctuation, kana, ideographs and their extensions, Yi, full-width forms.
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F000...0x1FAFF, 0x20000...0x3FFFD:
+        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xD7B0...0xD7FF, 0xF900...0xFAFF,
+            0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FFF, 0x1AFF0...0x1B16F,
+            0x20000...0x3FFFD:
             true
         default:
             false
         }
     }
+
+    private static func isEmoji(_ value: UInt32) -> Bool { (0x1F000...0x1FAFF).contains(value) }
 
     /// Advances of U+0020…U+007E in 1/2048 em.
     private static let ascii: [UInt16] = [
