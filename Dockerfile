@@ -16,8 +16,14 @@ RUN swift build -c release --product ring --static-swift-stdlib \
     && install -D "$(swift build -c release --show-bin-path)/ring" /out/ring
 
 FROM debian:bookworm-slim
+# The PNG engine's fallback fonts, found at their standard paths: Droid Sans Fallback (Chinese,
+# Japanese; Apache 2.0) and NanumGothic Bold (Korean; SIL OFL 1.1). Their licences come with
+# the packages, in /usr/share/doc/fonts-droid-fallback and /usr/share/doc/fonts-nanum.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-droid-fallback=1:6.0.1r16-1.1 fonts-nanum=20200506-1 \
+    && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ring /usr/local/bin/ring
-# An unprivileged user; the service reads no files and writes only to stdout.
+# An unprivileged user; the service reads only its font files and writes only to stdout.
 USER 10001:10001
 ENV PORT=8080 HOST=0.0.0.0
 EXPOSE 8080

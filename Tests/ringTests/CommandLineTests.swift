@@ -179,8 +179,25 @@ import Testing
         #expect(help.contains("(10000)"))
     }
 
+    /// `--font`: a named font that does not read stops the command, saying why; a character no
+    /// font has is named on stderr, for a PNG only (an SVG is drawn with the reader's fonts).
+    @Test func namedFontsMustReadAndMissingCharactersAreReported() throws {
+        let absent = try Self.run(["render", "p=72", "--format", "png", "--font", "/nonexistent/x.ttf"])
+        #expect(absent.status == 1 && absent.stdout.isEmpty)
+        #expect(absent.stderr == "ring: font /nonexistent/x.ttf cannot be opened: No such file or directory\n")
+        let notAFont = try Self.run(["serve", "--port", "0", "--font", Self.executable.path])
+        #expect(notAFont.status == 1)
+        #expect(notAFont.stderr == "ring: font \(Self.executable.path) is not a TrueType font or collection\n")
+        let emoji = try Self.run(["render", "p=72&label=%F0%9F%91%A9+ok", "--format", "png"])
+        #expect(emoji.status == 0 && !emoji.stdout.isEmpty)
+        #expect(emoji.stderr.contains("ring: warning: no font has U+1F469; drawn as a box"))
+        #expect(try Self.run(["render", "p=72&label=%F0%9F%91%A9+ok"]).stderr.isEmpty)
+        #expect(try Self.run(["render", "p=72&label=Ti%E1%BA%BFn", "--format", "png"]).stderr.isEmpty)
+    }
+
     @Test(arguments: [
-        [], ["bogus"], ["render"], ["render", "a", "b"], ["serve", "--bogus"], ["serve", "--port", "x"],
+        [], ["bogus"], ["render"], ["render", "a", "b"], ["render", "p=1", "--font"], ["serve", "--font"],
+        ["serve", "--bogus"], ["serve", "--port", "x"],
         ["serve", "--port"], ["serve", "--cache-mb=0"], ["serve", "--header-timeout", "-1"],
         ["healthcheck", "--port", "0"],
     ])

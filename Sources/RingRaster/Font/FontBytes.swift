@@ -28,10 +28,19 @@ struct FontBytes: Sendable {
         offset >= 0 && count >= 0 && offset <= bytes.count && count <= bytes.count - offset
     }
 
-    /// FNV-1a over every byte: which file this is, for entity tags, at about a millisecond a
-    /// megabyte.
+    /// Which file this is, for entity tags: FNV-1a's step over each 8-byte word, then each
+    /// byte left over, and the length. Not a cryptographic digest (the operator chose the
+    /// files); read a word at a time, it costs about 0.1 ms a megabyte at start-up.
     var fingerprint: UInt64 {
-        bytes.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        bytes.withUnsafeBytes { raw in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            let words = raw.count / 8
+            for index in 0..<words {
+                hash = (hash ^ raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)) &* 0x100_0000_01b3
+            }
+            for byte in raw[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            return (hash ^ UInt64(raw.count)) &* 0x100_0000_01b3
+        }
     }
 }
 

@@ -281,14 +281,17 @@ extension TrueTypeFont {
         guard size <= limits.maximumFileBytes else {
             throw FontError(message: "is \(size) bytes, more than the limit of \(limits.maximumFileBytes)")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var filled = 0
-        while filled < size {
-            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, size - filled) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw FontError(message: "could not be read in full") }
-            filled += count
+        var complete = true
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
+            while initialized < size {
+                let count = read(descriptor, buffer.baseAddress! + initialized, size - initialized)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                initialized += count
+            }
+            complete = initialized == size
         }
+        guard complete else { throw FontError(message: "could not be read in full") }
         let name = path.split(separator: "/").last.map(String.init) ?? path
         try self.init(bytes: bytes, fallbackName: name, limits: limits, path: path)
     }
