@@ -20,6 +20,7 @@ public final class Metrics: Sendable {
 
     private let requests: [Counter]
     private let renderErrors = Counter()
+    private let notdefCharacters = Counter()
     private let queueFull = Counter()
     private let pngRefused = Counter()
     private let renderCounts: [Counter]
@@ -60,6 +61,14 @@ public final class Metrics: Sendable {
     public func recordRenderError() {
         renderErrors.value.add(1, ordering: .relaxed)
     }
+
+    /// Counts characters of a new PNG's text that no font has, drawn as `.notdef` boxes.
+    public func recordNotdef(_ characters: Int) {
+        if characters > 0 { notdefCharacters.value.add(characters, ordering: .relaxed) }
+    }
+
+    /// `.notdef` boxes drawn so far.
+    public var notdefs: Int { notdefCharacters.value.load(ordering: .relaxed) }
 
     /// Why a new ring was answered 503.
     public enum Refusal: Sendable {
@@ -119,6 +128,10 @@ public final class Metrics: Sendable {
         }
         family("ring_render_errors_total", "counter", "Queries answered with an error image.")
         text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
+        family(
+            "ring_png_notdef_characters_total", "counter",
+            "Characters of new PNGs' text drawn as a box: no loaded font has them (add one with --font).")
+        text += "ring_png_notdef_characters_total \(notdefCharacters.value.load(ordering: .relaxed))\n"
         family("ring_png_renders_refused_total", "counter", "New PNGs answered 503: the PNG render limit was reached.")
         text += "ring_png_renders_refused_total \(pngRefused.value.load(ordering: .relaxed))\n"
         family("ring_render_queue_full_total", "counter", "New rings answered 503: the render queue was full.")

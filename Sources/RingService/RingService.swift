@@ -258,6 +258,7 @@ public final class RingService: HTTPResponder {
             let started = MonotonicClock.now()
             let body = image.render()
             metrics.recordRender(seconds: MonotonicClock.now() - started)
+            metrics.recordNotdef(image.missingCharacters.count)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
             return RingService.makeEntry(body: body, etag: image.entityTag, shared: headers)

@@ -1,6 +1,7 @@
 import HTTPServer
 import RingCore
 import RingRaster
+import RingTestSupport
 import Testing
 
 @testable import RingService
@@ -27,6 +28,34 @@ import Testing
         #expect(response.header("ETag") == "\"r\(RingRasterizer.version)-png-\(spec.digest)\"")
         #expect(response.header("Last-Modified") == HTTPDate.format(RingRasterizer.versionDate))
         #expect(response.header("X-Ring-Error") == nil)
+    }
+
+    /// A PNG's text uses the configured fonts; what none has is counted as boxes drawn, and a
+    /// server with fallback fonts tags its PNGs apart from one without.
+    @Test func pngTextUsesTheConfiguredFonts() throws {
+        let plain = try InProcessService()
+        let query = "/ring.png?p=72&label=%F0%9F%91%A9+%C4%91%E1%BB%99"  // an emoji no font has, and "độ"
+        let boxed = try plain.get(query)
+        #expect(boxed.status == 200)
+        #expect(plain.service.metrics.notdefs == 1)
+        _ = try plain.get("/ring.png?p=72&label=Ti%E1%BA%BFn+%C4%91%E1%BB%99")
+        #expect(plain.service.metrics.notdefs == 1)
+        #expect(
+            plain.service.metrics.exposition(
+                cache: plain.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics(),
+                pool: .init(queued: 0, running: 0, threads: 1)
+            ).contains("ring_png_notdef_characters_total 1\n"))
+        var builder = FontBuilder()
+        builder.square(for: "👩")
+        let fonts = LabelFonts(fallbacks: [try TrueTypeFont(bytes: builder.bytes(), fallbackName: "square")])
+        let fallback = try InProcessService { $0.fonts = fonts }
+        let drawn = try fallback.get(query)
+        #expect(fallback.service.metrics.notdefs == 0)
+        #expect(drawn.body != boxed.body)
+        #expect(drawn.header("ETag") != boxed.header("ETag"))
+        #expect(drawn.header("ETag")?.contains("-f") == true)
+        let svg = (try plain.get("/ring.svg?p=72&label=x"), try fallback.get("/ring.svg?p=72&label=x"))
+        #expect(svg.0.header("ETag") == svg.1.header("ETag"))
     }
 
     /// `scale` multiplies the PNG's pixels and is part of its identity; the SVG ignores it.

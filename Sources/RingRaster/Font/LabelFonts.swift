@@ -173,7 +173,9 @@ public final class LabelFonts: Sendable, Equatable {
 
     /// The characters of `text` that no font has, each drawn as one `.notdef` box.
     public func missingCharacters(in text: String) -> [Character] {
-        layout(text, fontSize: 1).missing
+        // DejaVu has every printable ASCII character, and text has no control characters.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return [] }
+        return layout(text, fontSize: 1).missing
     }
 
     /// The width of `text` at `fontSize` pixels.

@@ -1,38 +1,44 @@
 /// Writes small TrueType fonts for the reader's tests: the tables a label needs, with the
 /// glyphs, character map, kerning and name a test asks for, so fallback fonts and hostile
 /// files can be tested without any font installed.
-struct FontBuilder {
+public struct FontBuilder {
     /// A glyph: an outline of points (x, y, on the curve), or components of other glyphs.
-    enum Shape {
+    public enum Shape {
         case outline([[(Int, Int, Bool)]])
         /// Each component: its glyph, an offset (or, with `matching`, the point numbers of the
         /// glyph so far and of the component that must meet), and a scale.
         case composite([Component])
     }
 
-    struct Component {
-        var glyph: UInt16
-        var first = 0
-        var second = 0
-        var scale: Double?
-        var matching = false
+    public struct Component {
+        public var glyph: UInt16
+        public var first: Int
+        public var second: Int
+        public var scale: Double?
+        public var matching: Bool
+
+        public init(glyph: UInt16, first: Int = 0, second: Int = 0, scale: Double? = nil, matching: Bool = false) {
+            (self.glyph, self.first, self.second, self.scale, self.matching) = (glyph, first, second, scale, matching)
+        }
     }
 
-    var unitsPerEm = 1000
+    public var unitsPerEm = 1000
     /// Glyph 0 is `.notdef`.
-    var glyphs: [(advance: Int, shape: Shape)] = [(500, .outline([[(50, 0, true), (450, 0, true), (450, 700, true)]]))]
-    var characters: [UInt32: UInt16] = [:]
+    public var glyphs: [(advance: Int, shape: Shape)] = [
+        (500, .outline([[(50, 0, true), (450, 0, true), (450, 700, true)]]))
+    ]
+    public var characters: [UInt32: UInt16] = [:]
     /// 4 (the Basic Multilingual Plane) or 12.
-    var cmapFormat = 12
-    var kerning: [(UInt16, UInt16, Int16)] = []
-    var name: String?
+    public var cmapFormat = 12
+    public var kerning: [(UInt16, UInt16, Int16)] = []
+    public var name: String?
     /// Replaces the sfnt version, for fonts that must be refused.
-    var sfntVersion: UInt32 = 0x0001_0000
-    var omitted: Set<String> = []
+    public var sfntVersion: UInt32 = 0x0001_0000
+    public var omitted: Set<String> = []
 
     /// Adds a square glyph `size` units wide for each scalar, returning its id.
     @discardableResult
-    mutating func square(for scalar: Unicode.Scalar, size: Int = 800, advance: Int = 1000) -> UInt16 {
+    public mutating func square(for scalar: Unicode.Scalar, size: Int = 800, advance: Int = 1000) -> UInt16 {
         let id = UInt16(glyphs.count)
         glyphs.append(
             (advance, .outline([[(100, 0, true), (100 + size, 0, true), (100 + size, size, true), (100, size, true)]])))
@@ -40,7 +46,9 @@ struct FontBuilder {
         return id
     }
 
-    func bytes() -> [UInt8] {
+    public init() {}
+
+    public func bytes() -> [UInt8] {
         var glyf: [UInt8] = []
         var loca: [UInt8] = []
         for glyph in glyphs {
@@ -153,5 +161,5 @@ struct FontBuilder {
     }
 }
 
-func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
-func be32(_ value: Int) -> [UInt8] { be16(value >> 16 & 0xFFFF) + be16(value & 0xFFFF) }
+public func be16(_ value: Int) -> [UInt8] { [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+public func be32(_ value: Int) -> [UInt8] { be16(value >> 16 & 0xFFFF) + be16(value & 0xFFFF) }
