@@ -68,6 +68,11 @@ heaviest_png="/ring.png?p={n},99.8,99.7,99.6&size=640&scale=2&width=30&gap=4&gra
 # CPU would not compete with the server's, so that the probes measure the server's isolation,
 # not how the scheduler splits two cores between the server and the load generator. It still
 # sends 20 000 to 40 000 requests a second.
+# The probes stand for clients on other machines too: as root (CI) they run at nice -10, so that a
+# probe waiting for a core behind the server's busy loops is not counted as the server's latency
+# (measured: fresh-connection p99 under flood A 5.6-6.2 ms at nice 0, 0.4-1.4 ms at nice -10).
+probe_nice=
+if [ "$(id -u)" = 0 ]; then probe_nice="nice -n -10"; else echo "isolation.sh: not root, so the probes run at nice 0 and their own scheduling shows in the p99s"; fi
 flood() { # flood SECONDS PATH: 16 connections asking for new rings as fast as they can
     RING_BENCH_PATH="$2" nice -n 19 wrk -t1 -c16 -d"$1s" -s scripts/bench/miss.lua "http://127.0.0.1:$port" \
         >"$log/flood.txt" 2>&1
@@ -86,7 +91,7 @@ probe_all() { # probe_all LABEL: four probes, each 300 requests 3 ms apart; chec
     for name in healthz svg; do
         path=/healthz; [ $name = svg ] && path="/ring.svg?p=72"
         for mode in fresh keepalive; do
-            out=$(python3 $clients probe $port "$path" $mode 300 3) || { echo "  FAIL  $1: $name $mode probe failed"; status=1; continue; }
+            out=$($probe_nice python3 $clients probe $port "$path" $mode 300 3) || { echo "  FAIL  $1: $name $mode probe failed"; status=1; continue; }
             read -r p50 p99 max <<<"$out"
             check "$1: $name $mode p99 ${p99} ms ≤ 10 (p50 $p50, max $max; goal 2)" le "$p99" 10
         done

@@ -33,7 +33,7 @@ HANGUL = range(0xAC00, 0xD7A4)
 
 
 def font_bytes(path):
-    font = TTFont(path)
+    font = TTFont(path, recalcTimestamp=False)  # the same bytes on every run
     options = subset.Options()
     options.hinting = False
     options.layout_features = []

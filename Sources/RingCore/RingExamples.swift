@@ -87,4 +87,24 @@ package enum RingExamples {
         ("error-small", "p=1&width=500&size=64"),
         ("error-tiny", "p=abc&size=16"),
     ]
+
+    /// The seeds' five languages (French, Vietnamese, Korean, Chinese, Japanese), as label and
+    /// caption: the docs show each in SVG and in PNG with the fallback fonts, and the golden
+    /// tests keep the SVGs. Apart from the catalogue, whose PNGs CI compares with resvg's,
+    /// which would draw these with other fonts. (file-name-safe name, query)
+    package static let languages: [(name: String, query: String)] = [
+        // Terminé / Œuvre™ {p}
+        ("lang-fr", "p=72&size=160&label=Termin%C3%A9&caption=%C5%92uvre%E2%84%A2+{p}"),
+        // Tiến độ / Cập nhật {p}
+        ("lang-vi", "p=72&size=160&label=Ti%E1%BA%BFn+%C4%91%E1%BB%99&caption=C%E1%BA%ADp+nh%E1%BA%ADt+{p}"),
+        // 완료 / 진행률 {p}
+        ("lang-ko", "p=72&size=160&label=%EC%99%84%EB%A3%8C&caption=%EC%A7%84%ED%96%89%EB%A5%A0+{p}"),
+        // 完成 / 进度 {p}
+        ("lang-zh", "p=72&size=160&label=%E5%AE%8C%E6%88%90&caption=%E8%BF%9B%E5%BA%A6+{p}"),
+        // 完了 / 進捗 ひらがな {p}
+        (
+            "lang-ja",
+            "p=72&size=160&label=%E5%AE%8C%E4%BA%86&caption=%E9%80%B2%E6%8D%97+%E3%81%B2%E3%82%89%E3%81%8C%E3%81%AA+{p}"
+        ),
+    ]
 }

@@ -82,10 +82,10 @@ if CommandLine.arguments.contains("--miss-work") {
 }
 
 /// A parsed spec's image, the way the service renders it: through `RingImage`.
-func image(_ spec: RingSpec, _ format: RingImage.Format) -> [UInt8] {
+func image(_ spec: RingSpec, _ format: RingImage.Format, fonts: LabelFonts = .embedded) -> [UInt8] {
     var spec = spec
     let digest = RingSpec.digest(of: &spec)
-    return try! RingImage(valid: spec, format: format, digest: digest, limits: RasterLimits()).render()
+    return try! RingImage(valid: spec, format: format, digest: digest, limits: RasterLimits(), fonts: fonts).render()
 }
 
 /// A parsed spec's SVG, the way the service renders it.
@@ -226,6 +226,27 @@ for png in [false, true] {
             "\(query) against p=72, \(png ? "PNG" : "SVG"): \(format(cost)) against \(format(plain)), "
                 + "\(String(format: "%.2f", cost / plain))×")
     }
+}
+
+// Text in every language (issue #25): loading the standard fallback fonts, as `ring serve` does
+// at start-up, and a PNG whose label needs them against a Latin one.
+let fontsStart = now()
+let fallbackFonts = (try? LabelFonts.load(paths: []).fonts) ?? .embedded
+print("fonts: \(fallbackFonts.summary), loaded in \(format((now() - fontsStart) * 1e9))")
+for (name, label) in [
+    ("Vietnamese", "Ti%E1%BA%BFn+%C4%91%E1%BB%99+72%25"), ("Chinese", "%E5%AE%8C%E6%88%90+72%25"),
+    ("Korean", "%EC%99%84%EB%A3%8C+72%25"), ("Japanese", "%E9%80%B2%E6%8D%97+72%25"),
+] {
+    let spec = try! RingSpec(query: "p=72&label=\(label)")
+    let first = now()
+    _ = image(spec, .png, fonts: fallbackFonts)  // the glyphs' first decoding
+    let cold = (now() - first) * 1e9
+    // The Latin reference measured next to each, on this noisy machine.
+    let latinPNG = ringCost("p=72&label=Done+72%25", png: true, batches: batches, size: pngBatchSize)
+    let warm = measure(batches: batches, size: pngBatchSize) { image(spec, .png, fonts: fallbackFonts).count }
+    print(
+        "\(name) label PNG against a Latin one (Done 72%): \(format(warm)) against \(format(latinPNG)), "
+            + "\(String(format: "%.2f", warm / latinPNG))×; first render \(format(cold))")
 }
 
 // The cache hit path as the server runs it: parse the request, look up, choose 200 or 304.

@@ -18,8 +18,10 @@ enum Usage {
         USAGE:
           ring serve [OPTIONS]     serve /ring.svg?QUERY over HTTP (see `ring serve --help`)
           ring render QUERY        print the SVG for QUERY, e.g. ring render 'p=72&slice=0.45'
-          ring examples [--errors] list the example catalogue (name and query per line), or the
-                                   invalid queries whose error images the docs show
+          ring examples [--errors | --languages]
+                                   list the example catalogue (name and query per line), the
+                                   invalid queries whose error images the docs show, or the
+                                   seeds' five languages
           ring parameters          print the parameter reference as Markdown (for the docs)
           ring healthcheck         exit 0 if a local `ring serve` answers /healthz (for containers)
           ring --help | --version

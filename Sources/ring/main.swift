@@ -17,10 +17,24 @@ case "render":
     status = RenderCommand.run(Array(arguments.dropFirst()))
 case "examples":
     // The catalogue the docs and golden tests use: one "name<TAB>query" line each; with
-    // --errors, the invalid queries whose error images the docs show.
-    let errors = arguments.dropFirst().first == "--errors"
-    for example in errors ? RingExamples.errors : RingExamples.all { print("\(example.name)\t\(example.query)") }
-    status = 0
+    // --errors, the invalid queries whose error images the docs show; with --languages, the
+    // seeds' five languages.
+    let option = arguments.dropFirst().first
+    let examples: [(name: String, query: String)]? =
+        switch option {
+        case nil: RingExamples.all
+        case "--errors": RingExamples.errors
+        case "--languages": RingExamples.languages
+        default: nil
+        }
+    if let examples {
+        for example in examples { print("\(example.name)\t\(example.query)") }
+        status = 0
+    } else {
+        var stderr = StandardError()
+        print("ring examples: unknown option '\(option ?? "")'; see `ring --help`", to: &stderr)
+        status = 2
+    }
 case "parameters":
     status = ParametersCommand.run(Array(arguments.dropFirst()))
 case "healthcheck":

@@ -15,9 +15,9 @@ import Testing
         .appendingPathComponent("docs/images")
     static let recording = ProcessInfo.processInfo.environment["RING_RECORD_SNAPSHOTS"] == "1"
 
-    @Test(arguments: RingExamples.all.map(\.name))
+    @Test(arguments: (RingExamples.all + RingExamples.languages).map(\.name))
     func matchesRecordedSVG(name: String) throws {
-        let query = try #require(RingExamples.all.first { $0.name == name }?.query)
+        let query = try #require((RingExamples.all + RingExamples.languages).first { $0.name == name }?.query)
         let svg = RingRenderer.render(try RingSpec(query: query))
         let file = Self.directory.appendingPathComponent("\(name).svg")
         if Self.recording {
@@ -60,7 +60,7 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).filter {
             $0.hasSuffix(".svg")
         }
-        let names = Set((RingExamples.all + RingExamples.errors).map { "\($0.name).svg" })
+        let names = Set((RingExamples.all + RingExamples.errors + RingExamples.languages).map { "\($0.name).svg" })
         #expect(Set(files) == names)
     }
 

@@ -54,6 +54,21 @@ import Testing
             status: process.terminationStatus, stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    @Test func examplesListEachCatalogue() throws {
+        for (option, catalogue) in [
+            (nil, RingExamples.all), ("--errors", RingExamples.errors), ("--languages", RingExamples.languages),
+        ] {
+            let outcome = try Self.run(["examples"] + (option.map { [$0] } ?? []))
+            #expect(outcome.status == 0)
+            let lines = String(decoding: outcome.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(lines == catalogue.map { "\($0.name)\t\($0.query)" }, "\(option ?? "no option")")
+        }
+        let unknown = try Self.run(["examples", "--language"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("'--language'"))
+        #expect(unknown.stdout.isEmpty)
+    }
+
     @Test func renderPrintsTheServedBytes() throws {
         let outcome = try Self.run(["render", "p=72&slice=0.45"])
         #expect(outcome.status == 0)
