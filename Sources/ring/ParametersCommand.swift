@@ -5,8 +5,19 @@ import RingCore
 /// writes them into docs/parameters.md, and a test fails when the docs differ, so the page
 /// always says what the contract's table says.
 enum ParametersCommand {
+    static let usage = """
+        USAGE: ring parameters
+
+        Prints the parameter reference as Markdown tables, one per section of docs/parameters.md,
+        from the table the parser validates with (scripts/render-docs.sh writes them into the docs).
+        """
+
     static func run(_ arguments: [String]) -> Int32 {
-        guard arguments.isEmpty else { Usage.fail("parameters takes no arguments", usage: Usage.main) }
+        if arguments == ["--help"] || arguments == ["-h"] {
+            print(usage)
+            return 0
+        }
+        guard arguments.isEmpty else { Usage.fail("parameters takes no arguments", help: "ring parameters") }
         print(markdown, terminator: "")
         return 0
     }

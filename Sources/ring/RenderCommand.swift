@@ -12,19 +12,24 @@ import RingRaster
 /// `/ring.png?QUERY`.
 enum RenderCommand {
     static let usage = """
-        USAGE: ring render QUERY [--format svg|png] [-o FILE] [--error-image] [--font PATH]...
+        USAGE: ring render QUERY|URL [--format svg|png] [-o FILE] [--error-image] [--font PATH]...
 
-        Writes the ring for QUERY (the part of the URL after `?`, a leading `?` is allowed),
-        byte-identical to what `ring serve` answers for /ring.svg or /ring.png, on stdout or
-        to FILE. The format is svg unless --format says otherwise or FILE ends in .png; PNG is
-        never written to a terminal. On a bad query prints the error on stderr, writes
-        nothing (with --error-image, the error image the server would answer), and exits 1.
+        Writes the ring for QUERY (the part of the URL after `?`; a leading `?` is allowed)
+        or for a whole ring URL (https://rings.example.com/ring.png?p=72, or /ring.png?p=72),
+        byte-identical to what `ring serve` answers, on stdout or to FILE. FILE must end in
+        .svg or .png. The format is the URL's, else FILE's, else --format's, else svg, and
+        when more than one names it they must agree. PNG is never written to a terminal.
+
+        On a bad query prints the error on stderr, writes nothing (with --error-image, the
+        error image the server would answer), and exits 1. A usage error exits 2.
+
         A PNG's text is drawn with DejaVu Sans Bold, then each --font in order (TrueType .ttf
         or .ttc), else the standard fallback fonts `ring serve` uses; a character no font has
         is drawn as a box, with a warning on stderr.
 
         EXAMPLES: ring render 'p=72&slice=0.45' > ring.svg
                   ring render 'p=72&scale=2' -o ring.png
+                  ring render 'https://rings.example.com/ring.png?p=72' -o ring.png
 
         PARAMETERS (default in parentheses):
         \(parameters)
@@ -59,19 +64,19 @@ enum RenderCommand {
             case "--font":
                 index += 1
                 guard index < arguments.count, !arguments[index].isEmpty else {
-                    Usage.fail("--font needs a PATH", usage: usage)
+                    Usage.fail("--font needs a PATH", help: "ring render")
                 }
                 fontPaths.append(arguments[index])
             case "--format", "-o":
                 index += 1
                 guard index < arguments.count, !arguments[index].isEmpty else {
-                    Usage.fail("\(argument) needs a value", usage: usage)
+                    Usage.fail("\(argument) needs a value", help: "ring render")
                 }
                 if argument == "-o" {
                     output = arguments[index]
                 } else {
                     guard let value = Format(rawValue: arguments[index]) else {
-                        Usage.fail("--format takes svg or png, not '\(arguments[index])'", usage: usage)
+                        Usage.fail("--format takes svg or png, not '\(arguments[index])'", help: "ring render")
                     }
                     format = value
                 }
@@ -83,22 +88,32 @@ enum RenderCommand {
             index += 1
         }
         guard queries.count == 1 else {
-            Usage.fail(queries.isEmpty ? "render needs a QUERY" : "render takes exactly one QUERY", usage: usage)
+            Usage.fail(queries.isEmpty ? "render needs a QUERY" : "render takes exactly one QUERY", help: "ring render")
         }
-        let implied: Format? = output.flatMap { path in
-            path.lowercased().hasSuffix(".png") ? .png : path.lowercased().hasSuffix(".svg") ? .svg : nil
+        var requested: [(source: String, format: Format)] = format.map { [("--format \($0.rawValue)", $0)] } ?? []
+        if let output {
+            guard let implied = Format.implied(byFile: output) else {
+                Usage.fail("-o \(output): only .svg and .png files are written", help: "ring render")
+            }
+            requested.append(("-o \(output)", implied))
         }
-        if let format, let implied, format != implied {
-            Usage.fail("--format \(format.rawValue) does not match -o \(output ?? "")", usage: usage)
+        let target = RenderTarget(queries[0])
+        if let path = target.path {
+            guard let implied = Format.implied(byPath: path) else {
+                Usage.fail("\(queries[0]) is not a /ring.svg or /ring.png URL", help: "ring render")
+            }
+            requested.append(("the URL's \(path)", implied))
         }
-        let chosen = format ?? implied ?? .svg
+        if let conflict = requested.first(where: { $0.format != requested[0].format }) {
+            Usage.fail("\(requested[0].source) does not match \(conflict.source)", help: "ring render")
+        }
+        let chosen = requested.first?.format ?? .svg
         if chosen == .png, output == nil, isatty(STDOUT_FILENO) == 1 {
-            Usage.fail("refusing to write PNG to a terminal: redirect stdout or use -o FILE", usage: usage)
+            Usage.fail("refusing to write PNG to a terminal: redirect stdout or use -o FILE", help: "ring render")
         }
         guard let (fonts, warnings) = FontLoading.load(paths: fontPaths, limits: FontLimits()) else { return 1 }
         FontLoading.warn(warnings)
-        var query = Substring(queries[0])
-        if query.first == "?" { query = query.dropFirst() }
+        let query = target.query
         var stderr = StandardError()
         var bytes: [UInt8]
         var status: Int32 = 0
@@ -149,5 +164,42 @@ enum RenderCommand {
     /// `query` asks for.
     private static func errorBytes(_ message: String, _ format: Format, query: String, fonts: LabelFonts) -> [UInt8] {
         RingImage.error(message: message, query: query, format: format, fonts: fonts).render()
+    }
+}
+
+/// What `ring render` was given: a query, or a whole URL whose path names the format.
+struct RenderTarget: Equatable {
+    /// The URL's path (`/ring.png`) when a URL was given.
+    var path: Substring?
+    /// The query, without its `?`.
+    var query: Substring
+
+    init(_ argument: String) {
+        var rest = Substring(argument)
+        let lowered = argument.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
+            rest = rest[rest.index(after: rest.firstIndex(of: ":")!)...].dropFirst(2)
+            rest = rest[(rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex)...]
+            path = rest.prefix { $0 != "?" }
+        } else if rest.first == "/" {
+            path = rest.prefix { $0 != "?" }
+        }
+        if let path { rest = rest.dropFirst(path.count) }
+        query = rest.first == "?" ? rest.dropFirst() : rest
+        if let fragment = query.firstIndex(of: "#"), path != nil { query = query[..<fragment] }
+    }
+}
+
+extension RingImage.Format {
+    /// The format a file name ends in, ignoring case.
+    static func implied(byFile path: String) -> Self? {
+        let lowered = path.lowercased()
+        return lowered.hasSuffix(".png") ? .png : lowered.hasSuffix(".svg") ? .svg : nil
+    }
+
+    /// The format a ring URL's path names: the server's two routes (`/ring.svg`, `/ring.png`),
+    /// below any prefix a proxy adds.
+    static func implied(byPath path: Substring) -> Self? {
+        path.hasSuffix("/ring.svg") ? .svg : path.hasSuffix("/ring.png") ? .png : nil
     }
 }

@@ -190,26 +190,43 @@ enum ServeCommand {
         return text
     }
 
-    static func run(_ arguments: [String]) -> Int32 {
+    /// What the flags and the environment ask for.
+    struct Settings {
         var server = ServerConfiguration()
         var service = ServiceConfiguration()
         var accessLog = "stdout"
         var fontPaths: [String] = []
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        guard var settings = settings(arguments, help: "ring serve") else {
+            print(usage)
+            return 0
+        }
+        guard let (fonts, warnings) = FontLoading.load(paths: settings.fontPaths, limits: settings.service.fontLimits)
+        else { return 1 }
+        settings.service.fonts = fonts
+        return serve(
+            server: settings.server, service: settings.service, accessLog: settings.accessLog, warnings: warnings)
+    }
+
+    /// `HOST` and `PORT`, then `arguments`, as `ring serve` reads them (`ring healthcheck` reads
+    /// them the same way, to find the server); nil for `--help`. A usage error exits 2,
+    /// pointing to `help`'s help.
+    static func settings(_ arguments: [String], help: String) -> Settings? {
+        var settings = Settings()
         let environment = ProcessInfoLite.environment
-        if let host = environment["HOST"], !host.isEmpty { server.host = host }
+        if let host = environment["HOST"], !host.isEmpty { settings.server.host = host }
         if let port = environment["PORT"] {
             guard let value = integer(port, 0...65535) else {
-                Usage.fail("PORT: '\(port)' is not a port number", usage: usage)
+                Usage.fail("PORT: '\(port)' is not a port number", help: help)
             }
-            server.port = value
+            settings.server.port = value
         }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
-            if argument == "--help" || argument == "-h" {
-                print(usage)
-                return 0
-            }
+            if argument == "--help" || argument == "-h" { return nil }
             var name = argument
             var value: String?
             if let equals = argument.firstIndex(of: "=") {
@@ -219,30 +236,28 @@ enum ServeCommand {
             if name == "--font" {
                 if value == nil {
                     index += 1
-                    guard index < arguments.count else { Usage.fail("--font needs a value (PATH)", usage: usage) }
+                    guard index < arguments.count else { Usage.fail("--font needs a value (PATH)", help: help) }
                     value = arguments[index]
                 }
-                guard let path = value, !path.isEmpty else { Usage.fail("--font needs a value (PATH)", usage: usage) }
-                fontPaths.append(path)
+                guard let path = value, !path.isEmpty else { Usage.fail("--font needs a value (PATH)", help: help) }
+                settings.fontPaths.append(path)
                 index += 1
                 continue
             }
             guard let flag = flags.first(where: { $0.name == name }) else {
-                Usage.fail("unknown option '\(argument)'", usage: usage)
+                Usage.fail("unknown option '\(argument)'", help: help)
             }
             if value == nil {
                 index += 1
-                guard index < arguments.count else { Usage.fail("\(name) needs a value (\(flag.value))", usage: usage) }
+                guard index < arguments.count else { Usage.fail("\(name) needs a value (\(flag.value))", help: help) }
                 value = arguments[index]
             }
-            guard flag.apply(value!, &server, &service, &accessLog) else {
-                Usage.fail("\(name): '\(value!)' is not a valid \(flag.value)", usage: usage)
+            guard flag.apply(value!, &settings.server, &settings.service, &settings.accessLog) else {
+                Usage.fail("\(name): '\(value!)' is not a valid \(flag.value)", help: help)
             }
             index += 1
         }
-        guard let (fonts, warnings) = FontLoading.load(paths: fontPaths, limits: service.fontLimits) else { return 1 }
-        service.fonts = fonts
-        return serve(server: server, service: service, accessLog: accessLog, warnings: warnings)
+        return settings
     }
 
     private static func serve(

@@ -6,7 +6,7 @@ import RingCore
     import Darwin
 #endif
 
-/// `ring serve` and `ring render QUERY`. Exit status: 0 success, 1 a bad query or a failure
+/// `ring serve`, `ring render`, `ring examples`, `ring parameters` and `ring healthcheck`. Exit status: 0 success, 1 a bad query or a failure
 /// to serve, 2 a usage error.
 let arguments = Array(CommandLine.arguments.dropFirst())
 let status: Int32
@@ -16,25 +16,7 @@ case "serve":
 case "render":
     status = RenderCommand.run(Array(arguments.dropFirst()))
 case "examples":
-    // The catalogue the docs and golden tests use: one "name<TAB>query" line each; with
-    // --errors, the invalid queries whose error images the docs show; with --languages, the
-    // seeds' five languages.
-    let option = arguments.dropFirst().first
-    let examples: [(name: String, query: String)]? =
-        switch option {
-        case nil: RingExamples.all
-        case "--errors": RingExamples.errors
-        case "--languages": RingExamples.languages
-        default: nil
-        }
-    if let examples {
-        for example in examples { print("\(example.name)\t\(example.query)") }
-        status = 0
-    } else {
-        var stderr = StandardError()
-        print("ring examples: unknown option '\(option ?? "")'; see `ring --help`", to: &stderr)
-        status = 2
-    }
+    status = ExamplesCommand.run(Array(arguments.dropFirst()))
 case "parameters":
     status = ParametersCommand.run(Array(arguments.dropFirst()))
 case "healthcheck":
@@ -46,8 +28,8 @@ case "--version":
     print("ring \(Usage.version)")
     status = 0
 case nil:
-    Usage.fail("missing subcommand", usage: Usage.main)
+    Usage.fail("missing subcommand", help: "ring")
 case let other?:
-    Usage.fail("unknown subcommand '\(other)'", usage: Usage.main)
+    Usage.fail("unknown subcommand '\(other)'", help: "ring")
 }
 exit(status)

@@ -5,6 +5,8 @@ import RingCore
 import RingRaster
 import Testing
 
+@testable import ring
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -139,6 +141,7 @@ import Testing
 
     @Test(arguments: [
         ["--help"], ["--version"], ["render", "--help"], ["serve", "--help"], ["healthcheck", "--help"],
+        ["parameters", "--help"], ["examples", "--help"], ["-h"], ["render", "-h"],
     ])
     func helpAndVersionSucceed(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
@@ -214,14 +217,60 @@ import Testing
         [], ["bogus"], ["render"], ["render", "a", "b"], ["render", "p=1", "--font"], ["serve", "--font"],
         ["serve", "--bogus"], ["serve", "--port", "x"],
         ["serve", "--port"], ["serve", "--cache-mb=0"], ["serve", "--header-timeout", "-1"],
-        ["healthcheck", "--port", "0"],
+        ["healthcheck", "--port", "0"], ["healthcheck", "--bogus"], ["parameters", "x"], ["examples", "x"],
+        ["render", "p=1", "-o", "ring.jpg"], ["render", "https://rings.example.com/ring.gif?p=1"],
+        ["render", "/ring.png?p=1", "--format", "svg"], ["render", "/ring.svg?p=1", "-o", "ring.png"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
         #expect(outcome.status == 2)
         #expect(outcome.stdout.isEmpty)
-        #expect(outcome.stderr.hasPrefix("ring: "))
-        #expect(outcome.stderr.contains("USAGE"))
+        // One line that says what is wrong, and one that says where the help is.
+        let lines = outcome.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines[2].isEmpty, "\(outcome.stderr)")
+        #expect(lines[0].hasPrefix("ring: "))
+        let command = arguments.first.map { ["render", "serve", "healthcheck", "parameters", "examples"].contains($0) }
+        let help = command == true ? "see `ring \(arguments[0]) --help`" : "see `ring --help`"
+        #expect(lines.count > 1 && lines[1] == help, "\(outcome.stderr)")
+    }
+
+    /// `ring render` takes a whole ring URL, as copied from a README, and the format from its
+    /// path; `-o` names only files it writes, and nothing is created when it refuses.
+    @Test func renderTakesARingURL() throws {
+        let spec = try RingSpec(query: "p=72&slice=0.45")
+        let svg = RingRenderer.render(spec)
+        for url in [
+            "https://rings.example.com/ring.svg?p=72&slice=0.45", "http://localhost:8080/ring.svg?p=72&slice=0.45#top",
+            "/ring.svg?p=72&slice=0.45", "https://rings.example.com/rings/ring.svg?p=72&slice=0.45",
+        ] {
+            let outcome = try Self.run(["render", url])
+            #expect(outcome.status == 0 && outcome.stdout == svg, "\(url): \(outcome.stderr)")
+        }
+        let png = try Self.run(["render", "https://rings.example.com/ring.png?p=72&slice=0.45"])
+        #expect(png.status == 0)
+        #expect(png.stdout == RingRasterizer.png(RingScene(spec: spec), scale: 1))
+        #expect(try Self.run(["render", "/ring.png?p=72&slice=0.45", "--format", "png"]).stdout == png.stdout)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ring-url-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jpeg = directory.appendingPathComponent("ring.jpg").path
+        let refused = try Self.run(["render", "p=72", "-o", jpeg])
+        #expect(refused.status == 2 && refused.stderr.contains("only .svg and .png files are written"))
+        #expect(!FileManager.default.fileExists(atPath: jpeg))
+        let conflict = try Self.run(["render", "/ring.png?p=72", "-o", directory.appendingPathComponent("a.svg").path])
+        #expect(conflict.status == 2 && conflict.stderr.contains("does not match"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test func renderTargetSplitsURLsAndQueries() {
+        #expect(RenderTarget("p=72").path == nil && RenderTarget("p=72").query == "p=72")
+        #expect(RenderTarget("?p=72&x=#").path == nil && RenderTarget("?p=72&x=#").query == "p=72&x=#")
+        let url = RenderTarget("HTTPS://h.example:8443/a/ring.png?p=1#frag")
+        #expect(url.path == "/a/ring.png" && url.query == "p=1")
+        #expect(
+            RenderTarget("https://h.example?p=1").path == "" && RenderTarget("https://h.example?p=1").query == "p=1")
+        #expect(RenderTarget("/ring.svg").path == "/ring.svg" && RenderTarget("/ring.svg").query == "")
     }
 
     /// A running `ring serve` on a free port, with its output pipes.
@@ -328,6 +377,40 @@ import Testing
         server.process.terminate()
         server.process.waitUntilExit()
         #expect(try Self.run(["healthcheck", "--port", String(server.port)]).status == 1)
+    }
+
+    /// The healthcheck finds the server as `serve` would from the same flags and environment,
+    /// and says why when it cannot.
+    @Test func healthcheckReadsServeFlagsAndEnvironment() throws {
+        let server = try ServeProcess()
+        let port = String(server.port)
+        #expect(try Self.run(["healthcheck"], environment: ["PORT": port, "HOST": "127.0.0.1"]).status == 0)
+        #expect(try Self.run(["healthcheck", "--host", "0.0.0.0", "--port", port]).status == 0)
+        #expect(try Self.run(["healthcheck", "--port", port, "--cache-mb", "16", "--access-log", "off"]).status == 0)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let failed = try Self.run(["healthcheck", "--host", "127.0.0.1", "--port", port])
+        #expect(failed.status == 1 && failed.stdout.isEmpty)
+        #expect(
+            failed.stderr.hasPrefix("ring: healthcheck of 127.0.0.1:\(port) failed: cannot connect: "),
+            "\(failed.stderr)")
+        let unresolvable = try Self.run(["healthcheck", "--host", "no-such-host.invalid", "--port", port])
+        #expect(unresolvable.status == 1 && unresolvable.stderr.contains("cannot resolve the host"))
+    }
+
+    /// In a container the healthcheck takes the flags of process 1 when it is `ring serve`.
+    @Test func healthcheckTakesTheEntrypointsFlags() {
+        func commandLine(_ words: [String]) -> [UInt8] { words.flatMap { Array($0.utf8) + [0] } }
+        #expect(
+            HealthcheckCommand.serveArguments(
+                commandLine: commandLine(["/usr/local/bin/ring", "serve", "--port", "9000"]))
+                == ["--port", "9000"])
+        #expect(
+            HealthcheckCommand.serveArguments(commandLine: commandLine(["/sbin/tini", "--", "ring", "serve"])) == [])
+        #expect(HealthcheckCommand.serveArguments(commandLine: commandLine(["/sbin/init"])) == nil)
+        #expect(HealthcheckCommand.serveArguments(commandLine: commandLine(["ring", "render", "serve"])) == nil)
+        #expect(HealthcheckCommand.serveArguments(commandLine: commandLine(["/usr/bin/ring"])) == nil)
+        #expect(HealthcheckCommand.serveArguments(commandLine: []) == nil)
     }
 
     @Test func hostAndPortComeFromTheEnvironment() throws {
