@@ -9,7 +9,8 @@ enum ParametersCommand {
         USAGE: ring parameters
 
         Prints the parameter reference as Markdown tables, one per section of docs/parameters.md,
-        from the table the parser validates with (scripts/render-docs.sh writes them into the docs).
+        and the aliases suggested for names that are not parameters, from the table the parser
+        validates with (scripts/render-docs.sh writes them into the docs).
         """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -34,6 +35,12 @@ enum ParametersCommand {
             }
             text += "<!-- /parameters -->\n"
         }
+        text += "<!-- parameters:aliases -->\n| written | answered with |\n|---|---|\n"
+        for definition in RingParameter.Definition.all where !definition.aliases.isEmpty {
+            let names = definition.aliases.map { "`\($0)`" }.joined(separator: ", ")
+            text += "| \(names) | did you mean `\(definition.name)`? |\n"
+        }
+        text += "<!-- /parameters -->\n"
         return text
     }
 }

@@ -83,9 +83,120 @@ import Testing
         #expect(try spec("p=-0").values[0].sign == .plus)
     }
 
-    @Test func unknownParametersAreIgnored() throws {
-        #expect(try spec("p=72&v=2&utm_source=x&%zz=1&P=5") == spec("p=72"))
-        #expect(try spec("p=72&v=2").canonicalKey == spec("p=72").canonicalKey)
+    /// `v` is the one name outside the table that is accepted, with or without a value, and it
+    /// changes nothing: not the ring, not its key.
+    @Test func theCacheBusterIsIgnored() throws {
+        for query in ["p=72&v=2", "v=abc&p=72", "p=72&v", "p=72&v=", "p=72&%76=9", "p=72&v=1&v=2"] {
+            #expect(try spec(query) == spec("p=72"), "\(query)")
+            #expect(try spec(query).canonicalKey == spec("p=72").canonicalKey, "\(query)")
+        }
+    }
+
+    /// A name outside the table is an error that names it, with the parameter meant when one
+    /// is near, and shows a hostile name only quoted and escaped.
+    @Test func unknownParametersAreNamedWithASuggestion() {
+        let cases: [(String, RingSpecError)] = [
+            ("p=72&colour=red", .unknown(parameter: "colour", suggestion: "color")),
+            ("p=72&labelColour=red", .unknown(parameter: "labelColour", suggestion: "labelColor")),
+            ("p=72&captionColour=red", .unknown(parameter: "captionColour", suggestion: "captionColor")),
+            ("p=72&Color=red", .unknown(parameter: "Color", suggestion: "color")),
+            ("p=72&SIZE=200", .unknown(parameter: "SIZE", suggestion: "size")),
+            ("p=72&background=fff", .unknown(parameter: "background", suggestion: "bg")),
+            ("p=72&stroke_width=4", .unknown(parameter: "stroke_width", suggestion: "width")),
+            ("p=72&line-cap=butt", .unknown(parameter: "line-cap", suggestion: "cap")),
+            ("value=72", .unknown(parameter: "value", suggestion: "p")),
+            ("p=72&segmnets=4", .unknown(parameter: "segmnets", suggestion: "segments")),
+            ("p=72&b=fff", .unknown(parameter: "b", suggestion: "bg")),
+            ("p=72&utm_source=x", .unknown(parameter: "utm_source", suggestion: nil)),
+            ("p=72&xy=1", .unknown(parameter: "xy", suggestion: nil)),
+            ("p=72&=1", .unknown(parameter: "\"\"", suggestion: nil)),
+            ("p=72&%zz=1", .unknown(parameter: "\"%zz\"", suggestion: nil)),
+            ("p=72&a%22b%0A=1", .unknown(parameter: "\"a\\\"b\\u{a}\"", suggestion: nil)),
+        ]
+        for (query, expected) in cases {
+            #expect(error(query) == expected, "\(query)")
+        }
+        #expect(error("p=72&colour=red")?.description == "colour: is not a parameter; did you mean color?")
+        #expect(error("p=72&utm_source=x")?.description == "utm_source: is not a parameter")
+        let long = String(repeating: "x", count: 5000)
+        #expect(error("p=72&\(long)=1") == .unknown(parameter: RingSpecError.quote(long), suggestion: nil))
+        // The first mistake in the query is the one reported, as for every other error.
+        #expect(error("colour=red&p=1000&size=5") == .unknown(parameter: "colour", suggestion: "color"))
+        #expect(error("p=1&size=5&colour=red")?.parameter == "size")
+    }
+
+    /// Every parameter name with one letter changed, one dropped or two swapped is reported as
+    /// unknown, and the suggestion is that parameter, or another one just as near and earlier
+    /// in the table (`gap` with its `g` changed to `t` is `tap`, as near `cap`).
+    @Test func everyNameWithOneLetterChangedSuggestsIt() {
+        let names = RingParameter.Definition.all.map(\.name)
+        var checked = 0
+        for name in names {
+            let letters = Array(name)
+            var variants: Set<String> = []
+            for index in letters.indices {
+                for replacement in "abcdefghijklmnopqrstuvwxyz0123456789" where replacement != letters[index] {
+                    var changed = letters
+                    changed[index] = replacement
+                    variants.insert(String(changed))
+                }
+                if letters.count > 1 { variants.insert(String(letters[..<index] + letters[(index + 1)...])) }
+                if index + 1 < letters.count {
+                    var swapped = letters
+                    swapped.swapAt(index, index + 1)
+                    variants.insert(String(swapped))
+                }
+            }
+            for variant in variants where !names.contains(variant) && variant != RingParameter.cacheBuster {
+                let query = name == "p" ? "\(variant)=1" : "p=1&\(variant)=1"
+                guard case .unknown(let parameter, let suggestion?) = error(query) else {
+                    Issue.record("\(variant) (from \(name)): \(String(describing: error(query)))")
+                    continue
+                }
+                #expect(parameter == variant)
+                if suggestion != name {
+                    let distance = { (other: String) in
+                        RingParameter.editDistance(
+                            RingParameter.folded(variant), RingParameter.folded(other), limit: 2)
+                    }
+                    #expect(distance(suggestion) <= distance(name), "\(variant): \(suggestion), not \(name)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 5000)
+    }
+
+    /// Each alias in the table is suggested as its own parameter, and none is a parameter's
+    /// name or another parameter's alias.
+    @Test func everyAliasSuggestsItsParameter() {
+        var owners: [[UInt8]: String] = [:]
+        for definition in RingParameter.Definition.all {
+            for alias in definition.aliases {
+                #expect(RingParameter(rawValue: alias) == nil && alias != RingParameter.cacheBuster, "\(alias)")
+                let query = definition.parameter == .p ? "\(alias)=1" : "p=1&\(alias)=1"
+                #expect(error(query) == .unknown(parameter: alias, suggestion: definition.name), "\(alias)")
+                let previous = owners.updateValue(definition.name, forKey: RingParameter.folded(alias))
+                #expect(previous == nil, "\(alias) is an alias of \(previous ?? "") and \(definition.name)")
+            }
+        }
+        #expect(owners.count > 20)
+    }
+
+    /// The edit distance counts a swap of neighbours as one edit and stops past its limit.
+    @Test func editDistance() {
+        func distance(_ a: String, _ b: String, limit: Int = 2) -> Int {
+            RingParameter.editDistance(Array(a.utf8), Array(b.utf8), limit: limit)
+        }
+        #expect(distance("size", "size") == 0)
+        #expect(distance("sizes", "size") == 1)
+        #expect(distance("szie", "size") == 1)
+        #expect(distance("sz", "size") == 2)
+        #expect(distance("color", "colr") == 1)
+        #expect(distance("abc", "xyz") == 3)
+        #expect(distance("abcdef", "a", limit: 2) == 3)
+        #expect(distance("", "ab") == 2)
+        #expect(distance("track", "trakc") == 1)
     }
 
     @Test func emptyPairsAreIgnored() throws {

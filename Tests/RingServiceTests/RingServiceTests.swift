@@ -191,6 +191,25 @@ final class InProcessService {
         let response = try harness.get("/ring.svg?p=%0D%0AX-Evil:%201")
         #expect(response.header("X-Evil") == nil)
         #expect(response.header("X-Ring-Error")?.contains("\\u{d}") == true)
+        let name = try harness.get("/ring.svg?p=1&%0D%0AX-Evil:%201=2")
+        #expect(name.header("X-Evil") == nil)
+        #expect(name.header("X-Ring-Error") == #""\u{d}\u{a}X-Evil: 1": is not a parameter"#)
+    }
+
+    /// A misspelt parameter gets the error image that names it and the one meant, in both
+    /// formats, instead of a ring drawn with the default it did not mean.
+    @Test func unknownParametersGetAnErrorImageWithASuggestion() throws {
+        let harness = try InProcessService()
+        let message = "colour: is not a parameter; did you mean color?"
+        let svg = try harness.get("/ring.svg?p=72&colour=red")
+        #expect(svg.header("X-Ring-Error") == message)
+        #expect(svg.body == ErrorImage.render(message: message))
+        let png = try harness.get("/ring.png?p=72&colour=red&size=64")
+        #expect(png.header("X-Ring-Error") == message)
+        #expect(png.header("Content-Type") == "image/png")
+        let busted = try harness.get("/ring.svg?p=72&v=3")
+        #expect(busted.header("X-Ring-Error") == nil)
+        #expect(busted.header("ETag") == (try harness.get("/ring.svg?p=72")).header("ETag"))
     }
 
     @Test func limitsTheQueryLength() throws {

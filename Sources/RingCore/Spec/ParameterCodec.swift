@@ -289,16 +289,21 @@ struct ParameterAbout: Sendable {
     /// What applies when it is absent, when the codec cannot say it: `required`, `none`,
     /// `#e1e4e8, dark scheme #30363d`.
     var defaultText: String?
+    /// Names people write for this parameter, from other services and from CSS, UIKit and
+    /// SwiftUI (`background` for `bg`, `lineWidth` for `width`): an unknown parameter with one
+    /// of these names is answered with a suggestion of this one. Never accepted as the parameter.
+    var aliases: [String]
 
     init(
         _ group: RingParameter.Group, _ title: String, _ summary: String, example: String,
-        default defaultText: String? = nil
+        default defaultText: String? = nil, aliases: [String] = []
     ) {
         self.group = group
         self.title = title
         self.summary = summary
         self.example = example
         self.defaultText = defaultText
+        self.aliases = aliases
     }
 }
 

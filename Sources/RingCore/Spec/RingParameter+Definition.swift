@@ -52,6 +52,9 @@ extension RingParameter {
         public let perRing: Bool
         /// Whether the value enters the canonical key, the digest and the ETag (all but `scale`).
         public let identifiesRing: Bool
+        /// Other names people write for it (`background` for `bg`), suggested when a query
+        /// uses one; never accepted in its place.
+        public let aliases: [String]
 
         /// Its name in a query: `segmentGap`.
         public var name: String { parameter.rawValue }
@@ -70,6 +73,7 @@ extension RingParameter {
             self.example = about.example
             self.perRing = codec.perRing
             self.identifiesRing = codec.identifiesRing
+            self.aliases = about.aliases
             self.nameBytes = Array(parameter.rawValue.utf8)
         }
     }

@@ -1,5 +1,5 @@
 /// The names of the URL query parameters: the public contract, in canonical-key order. Any
-/// other name is ignored.
+/// other name is an error, except ``cacheBuster``.
 ///
 /// Each parameter is declared once, in the table below (`declare(to:in:)`): its field,
 /// grammar, range, default, normalisation and help. The parser, validation, the canonical key, error
@@ -10,6 +10,11 @@ public enum RingParameter: String, Sendable, CaseIterable {
     case trackWidth, gap, color, gradient, track, targetColor, tickColor
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
     case shadow, title
+
+    /// The one name that is not a parameter and is still accepted, and ignored: `&v=2` makes
+    /// a new URL, for caches keyed by URL (GitHub's image proxy), with the same ring, the same
+    /// canonical key and the same ETag.
+    public static let cacheBuster = "v"
 
     /// Every case in order, built once (`allCases` builds a new array at each use).
     static let ordered: [RingParameter] = allCases
@@ -38,22 +43,28 @@ extension RingParameter {
             .p, \.values, PerRing(DecimalGrammar(), .required),
             ParameterAbout(
                 .value, "Value", "the value; a list draws concentric rings, the first outermost", example: "50",
-                default: "required"),
+                default: "required", aliases: ["value", "percent", "progress", "pct"]),
             in: &spec)
         try v.visit(
             .min, \.minimum, PerRing(DecimalGrammar(), .item(0)),
-            ParameterAbout(.value, "Min", "the value at an empty ring; below max", example: "-10"), in: &spec)
+            ParameterAbout(
+                .value, "Min", "the value at an empty ring; below max", example: "-10",
+                aliases: ["minimum", "minValue"]), in: &spec)
         try v.visit(
             .max, \.maximum, PerRing(DecimalGrammar(), .item(100)),
-            ParameterAbout(.value, "Max", "the value at a full ring; above min", example: "250"), in: &spec)
+            ParameterAbout(
+                .value, "Max", "the value at a full ring; above min", example: "250",
+                aliases: ["maximum", "maxValue", "total"]), in: &spec)
         try v.visit(
             .target, \.targets, PerRing(NoneOr(DecimalGrammar()), .item(nil)),
             ParameterAbout(
                 .value, "Target", "a marker across the track at this value, in the units of p; none skips a ring",
-                example: "80"), in: &spec)
+                example: "80", aliases: ["goal"]), in: &spec)
         try v.visit(
             .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
-            ParameterAbout(.shape, "Gap", "fraction of the circle left open, centred opposite start", example: "0.25"),
+            ParameterAbout(
+                .shape, "Gap", "fraction of the circle left open, centred opposite start", example: "0.25",
+                aliases: ["opening", "gapFraction"]),
             in: &spec)
         try v.visit(
             .half, \.half, Standard(FlagGrammar(), false),
@@ -62,11 +73,15 @@ extension RingParameter {
                 example: "1", default: "false"), in: &spec)
         try v.visit(
             .start, \.start, Standard(DecimalGrammar(turns: true), 0),
-            ParameterAbout(.shape, "Start angle", "rotation in degrees, clockwise from 12 o'clock", example: "90"),
+            ParameterAbout(
+                .shape, "Start angle", "rotation in degrees, clockwise from 12 o'clock", example: "90",
+                aliases: ["rotation", "rotate", "angle", "startAngle"]),
             in: &spec)
         try v.visit(
             .dir, \.direction, Standard(KeywordGrammar<RingSpec.Direction>(), .cw),
-            ParameterAbout(.shape, "Direction", "direction the bar grows", example: "ccw"), in: &spec)
+            ParameterAbout(
+                .shape, "Direction", "direction the bar grows", example: "ccw", aliases: ["direction", "clockwise"]),
+            in: &spec)
         try v.visit(
             .overflow, \.overflow, Standard(KeywordGrammar<RingSpec.Overflow>(), .clamp),
             ParameterAbout(
@@ -74,7 +89,9 @@ extension RingParameter {
                 example: "lap"), in: &spec)
         try v.visit(
             .segments, \.segments, Absent(CountGrammar(range: RingLimits.segments)),
-            ParameterAbout(.shape, "Segments", "the arc split into equal segments with gaps", example: "5"), in: &spec)
+            ParameterAbout(
+                .shape, "Segments", "the arc split into equal segments with gaps", example: "5", aliases: ["steps"]),
+            in: &spec)
         try v.visit(
             .segmentGap, \.segmentGap, Absent(LengthGrammar(limit: RingLimits.segmentGap, absence: .segmentGap)),
             ParameterAbout(.shape, "Segment gap", "gap between segments in px, along the centre line", example: "6"),
@@ -85,7 +102,9 @@ extension RingParameter {
             in: &spec)
         try v.visit(
             .size, \.size, Standard(CountGrammar(range: RingLimits.size), 120),
-            ParameterAbout(.size, "Size", "image width (and height, unless half) in px", example: "200"), in: &spec)
+            ParameterAbout(
+                .size, "Size", "image width (and height, unless half) in px", example: "200", aliases: ["diameter"]),
+            in: &spec)
         try v.visit(
             .scale, \.scale, Standard(CountGrammar(range: RingLimits.scale), 1, identifiesRing: false),
             ParameterAbout(
@@ -93,7 +112,9 @@ extension RingParameter {
             ), in: &spec)
         try v.visit(
             .width, \.width, Absent(LengthGrammar(limit: RingLimits.strokeWidth, absence: .width)),
-            ParameterAbout(.size, "Bar width", "bar thickness in px", example: "20"), in: &spec)
+            ParameterAbout(
+                .size, "Bar width", "bar thickness in px", example: "20",
+                aliases: ["lineWidth", "stroke", "strokeWidth", "thickness", "barWidth"]), in: &spec)
         try v.visit(
             .trackWidth, \.trackWidth, Absent(LengthGrammar(limit: RingLimits.strokeWidth, absence: .trackWidth)),
             ParameterAbout(.size, "Track width", "track thickness in px", example: "6"), in: &spec)
@@ -104,7 +125,8 @@ extension RingParameter {
             .color, \.colors,
             PerRing(ColorGrammar.bar, .empty),
             ParameterAbout(
-                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar.bar.schemeText), in: &spec
+                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar.bar.schemeText,
+                aliases: ["barColor", "progressColor", "strokeColor"]), in: &spec
         )
         try v.visit(
             .gradient, \.gradient, Standard(ColorListGrammar(count: RingLimits.gradientColors), []),
@@ -115,7 +137,7 @@ extension RingParameter {
             .track, \.tracks, PerRing(ColorOrKeywordGrammar<RingSpec.Paint>(colors: .track), .item(.standard)),
             ParameterAbout(
                 .colour, "Track colour", "track (remaining part) colour", example: "none",
-                default: ColorGrammar.track.schemeText), in: &spec)
+                default: ColorGrammar.track.schemeText, aliases: ["trackColor"]), in: &spec)
         try v.visit(
             .targetColor, \.targetColor, Absent(ColorGrammar.target),
             ParameterAbout(
@@ -133,10 +155,13 @@ extension RingParameter {
                 example: "ef4444,50:eab308,80:22c55e"), in: &spec)
         try v.visit(
             .fill, \.fill, Absent(ColorGrammar(), allowsNone: true),
-            ParameterAbout(.colour, "Fill", "disc inside the ring", example: "eef6ff"), in: &spec)
+            ParameterAbout(.colour, "Fill", "disc inside the ring", example: "eef6ff", aliases: ["fillColor"]),
+            in: &spec)
         try v.visit(
             .bg, \.background, Absent(ColorGrammar(), allowsNone: true),
-            ParameterAbout(.colour, "Background", "background of the whole image", example: "0d1117"), in: &spec)
+            ParameterAbout(
+                .colour, "Background", "background of the whole image", example: "0d1117",
+                aliases: ["background", "backgroundColor", "bgColor"]), in: &spec)
         try v.visit(
             .outline, \.outline, Absent(ColorGrammar(), allowsNone: true),
             ParameterAbout(
@@ -144,10 +169,12 @@ extension RingParameter {
             in: &spec)
         try v.visit(
             .cap, \.cap, Standard(KeywordGrammar<RingSpec.Cap>(), .round),
-            ParameterAbout(.shape, "Caps", "bar ends", example: "butt"), in: &spec)
+            ParameterAbout(.shape, "Caps", "bar ends", example: "butt", aliases: ["lineCap", "strokeLinecap"]),
+            in: &spec)
         try v.visit(
             .label, \.label, LabelCodec(text: TextGrammar(limit: RingLimits.labelScalars, placeholders: true)),
-            ParameterAbout(.text, "Label", "centre text", example: "{p} done"), in: &spec)
+            ParameterAbout(.text, "Label", "centre text", example: "{p} done", aliases: ["text", "labelText"]),
+            in: &spec)
         try v.visit(
             .labelColor, \.labelColor,
             Absent(ColorOrKeywordGrammar<RingSpec.LabelColor>(colors: .label)),
@@ -166,15 +193,19 @@ extension RingParameter {
             ), in: &spec)
         try v.visit(
             .decimals, \.decimals, Standard(CountGrammar(range: RingLimits.decimals), 0),
-            ParameterAbout(.value, "Decimals", "digits after the point in the percentage", example: "2"), in: &spec)
+            ParameterAbout(
+                .value, "Decimals", "digits after the point in the percentage", example: "2",
+                aliases: ["precision", "digits"]), in: &spec)
         try v.visit(
             .theme, \.theme, Standard(KeywordGrammar<RingSpec.Theme>(), .auto),
-            ParameterAbout(.effects, "Theme", "colour scheme", example: "dark"), in: &spec)
+            ParameterAbout(
+                .effects, "Theme", "colour scheme", example: "dark", aliases: ["scheme", "colorScheme", "mode"]),
+            in: &spec)
         try v.visit(
             .anim, \.animation, Standard(DecimalGrammar(range: RingLimits.animation), 0),
             ParameterAbout(
                 .effects, "Animation", "seconds of a fill-in animation when the image loads; 0 is static",
-                example: "1.5"), in: &spec)
+                example: "1.5", aliases: ["animation", "animate", "duration"]), in: &spec)
         try v.visit(
             .shadow, \.shadow, Standard(FlagGrammar(), false),
             ParameterAbout(.effects, "Shadow", "soft drop shadow under the bar", example: "1", default: "false"),
@@ -183,7 +214,7 @@ extension RingParameter {
             .title, \.title, Absent(TextGrammar(limit: RingLimits.titleScalars, placeholders: false)),
             ParameterAbout(
                 .text, "Title", "accessible name (<title> and aria-label)", example: "Coverage",
-                default: "the percentage"),
+                default: "the percentage", aliases: ["alt", "ariaLabel"]),
             in: &spec)
     }
 }

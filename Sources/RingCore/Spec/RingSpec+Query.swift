@@ -1,8 +1,11 @@
 extension RingSpec {
     /// Parses a URL query string (`p=72&slice=0.45`, without the `?`) into a validated spec.
     ///
-    /// Unknown parameters are ignored, so cache-busters such as `&v=2` change nothing. A known
-    /// parameter given twice is an error: the ring it means would be ambiguous.
+    /// A name that is not a parameter is an error that names it and suggests the parameter
+    /// most likely meant (`colour` → `color`): a misspelt parameter silently drawing the
+    /// default would hide the mistake. The one exception is ``RingParameter/cacheBuster``
+    /// (`v`), accepted and ignored, so `&v=2` changes a URL without changing its ring. A
+    /// known parameter given twice is an error: the ring it means would be ambiguous.
     public init(query: String) throws(RingSpecError) {
         var query = query
         var parser = QueryParser()
@@ -54,14 +57,18 @@ private struct QueryParser {
         let equals = bytes.firstIndex(of: UInt8(ascii: "="))
         let rawName = UnsafeBufferPointer(rebasing: bytes[..<(equals ?? bytes.count)])
         let position: Int?
-        if rawName.contains(UInt8(ascii: "%")) || rawName.contains(UInt8(ascii: "+")) {
+        let encoded = rawName.contains(UInt8(ascii: "%")) || rawName.contains(UInt8(ascii: "+"))
+        if encoded {
             let name = QueryValue.decode(rawName)
             position = RingParameter.ordered.firstIndex { $0.rawValue == name }
         } else {
             position = RingParameter.Definition.names.firstIndex { $0.elementsEqual(rawName) }
         }
         guard let position else {
-            return  // not ours: cache-busters and unknown parameters never change the ring
+            let name = (encoded ? QueryValue.decode(rawName) : nil) ?? String(decoding: rawName, as: UTF8.self)
+            if name == RingParameter.cacheBuster { return }
+            throw .unknown(
+                parameter: RingSpecError.displayName(name), suggestion: RingParameter.suggestion(for: name)?.rawValue)
         }
         let parameter = RingParameter.ordered[position]
         guard seen.insert(position) else { throw .duplicate(parameter: parameter.rawValue) }

@@ -16,12 +16,16 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The value is valid alone but not with the rest of the ring; `rule` says why, with the
     /// numbers: `p: 4 rings of width 12 with gap 3 do not fit in size 32`.
     case unfit(parameter: String, rule: String)
+    /// A name that is not a parameter of the contract, with the parameter most likely meant
+    /// (a near spelling or a known alias), if any. `parameter` is the name as the query had
+    /// it, made safe to show by ``displayName(_:)``.
+    case unknown(parameter: String, suggestion: String?)
 
     /// The parameter this error is about.
     public var parameter: String {
         switch self {
         case .missing(let name), .invalid(let name, _, _), .outOfRange(let name, _, _),
-            .duplicate(let name), .conflict(let name, _), .unfit(let name, _):
+            .duplicate(let name), .conflict(let name, _), .unfit(let name, _), .unknown(let name, _):
             name
         }
     }
@@ -41,7 +45,28 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name): cannot be combined with \(other)"
         case .unfit(let name, let rule):
             "\(name): \(rule)"
+        case .unknown(let name, let suggestion?):
+            "\(name): is not a parameter; did you mean \(suggestion)?"
+        case .unknown(let name, nil):
+            "\(name): is not a parameter"
         }
+    }
+
+    /// A name from a query as a message shows it: as it is when it is a plain name of ASCII
+    /// letters, digits, `_`, `-` and `.` of at most `quotedValueLimit` characters, else quoted
+    /// and escaped as values are, so no name can break the message, the header or the image.
+    static func displayName(_ name: String) -> String {
+        let plain =
+            !name.isEmpty && name.utf8.count <= quotedValueLimit
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."):
+                    true
+                default: false
+                }
+            }
+        return plain ? name : quote(name)
     }
 
     /// Longest value quoted back, in unicode scalars.
