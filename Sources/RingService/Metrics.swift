@@ -7,10 +7,11 @@ public final class Metrics: Sendable {
     public enum Route: String, Sendable, CaseIterable {
         case ring, playground, healthz, metrics
         case notFound = "not_found"
+        case json
     }
 
     /// Statuses counted individually; anything else is `other`.
-    static let statuses = [200, 304, 404, 405]
+    static let statuses = [200, 304, 400, 404, 405]
     /// Render-time histogram bucket bounds in seconds.
     static let renderBuckets: [Double] = [1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 1e-3, 1e-2]
 
@@ -42,14 +43,16 @@ public final class Metrics: Sendable {
         case .healthz: routeIndex = 2
         case .metrics: routeIndex = 3
         case .notFound: routeIndex = 4
+        case .json: routeIndex = 5
         }
         let statusIndex: Int
         switch status {
         case 200: statusIndex = 0
         case 304: statusIndex = 1
-        case 404: statusIndex = 2
-        case 405: statusIndex = 3
-        default: statusIndex = 4
+        case 400: statusIndex = 2
+        case 404: statusIndex = 3
+        case 405: statusIndex = 4
+        default: statusIndex = 5
         }
         requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.add(1, ordering: .relaxed)
     }

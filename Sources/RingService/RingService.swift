@@ -32,11 +32,13 @@ public final class RingService: HTTPResponder {
             capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops)
         let stale =
             "stale-while-revalidate=\(configuration.staleWhileRevalidate), stale-if-error=\(configuration.staleIfError)"
-        self.ringHeaders = ImageFormat.allCases.map {
-            ImageHeaders(format: $0, cacheControl: "public, max-age=\(configuration.maxAge), \(stale)")
+        self.ringCacheControl = "public, max-age=\(configuration.maxAge), \(stale)"
+        self.errorCacheControl = "public, max-age=\(configuration.errorMaxAge)"
+        self.ringHeaders = ImageFormat.allCases.map { [ringCacheControl] in
+            ImageHeaders(format: $0, cacheControl: ringCacheControl)
         }
-        self.errorHeaders = ImageFormat.allCases.map {
-            ImageHeaders(format: $0, cacheControl: "public, max-age=\(configuration.errorMaxAge)")
+        self.errorHeaders = ImageFormat.allCases.map { [errorCacheControl] in
+            ImageHeaders(format: $0, cacheControl: errorCacheControl)
         }
         let short = [("Cache-Control", "public, max-age=\(configuration.errorMaxAge)")] + Self.commonHeaders
         self.notFound = .text(.notFound, "not found\n", headers: short)
@@ -93,6 +95,8 @@ public final class RingService: HTTPResponder {
             case .now(let response, let hit): return finish(request, .ring, response, hit ? "hit" : "miss", started)
             case .later: return nil  // counted and logged when answered
             }
+        case .json:
+            return finish(request, .json, describe(request), "-", started)  // its own ETag and preconditions
         case .healthz:
             response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
         case .metrics:
@@ -135,12 +139,13 @@ public final class RingService: HTTPResponder {
     /// What a path names.
     private enum Endpoint {
         case image(ImageFormat)
-        case healthz, metrics, playground
+        case json, healthz, metrics, playground
 
         init?(path: String) {
             switch path {
             case "/ring.svg": self = .image(.svg)
             case "/ring.png": self = .image(.png)
+            case "/ring.json": self = .json
             case "/healthz": self = .healthz
             case "/metrics": self = .metrics
             case "/": self = .playground
@@ -151,6 +156,7 @@ public final class RingService: HTTPResponder {
         var route: Metrics.Route {
             switch self {
             case .image: .ring
+            case .json: .json
             case .healthz: .healthz
             case .metrics: .metrics
             case .playground: .playground
@@ -199,24 +205,11 @@ public final class RingService: HTTPResponder {
             return .now(
                 errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
         }
-        let cost: Double
-        var pixels: Int?
-        var gate: RenderGate?
-        switch format {
-        case .svg:
-            cost = RenderCost.microseconds(spec)
-        case .png:
-            let (width, height) = image.pixelSize
-            pixels = width * height
-            cost = RenderCost.microseconds(spec, pngPixels: width * height)
-            if width * height > configuration.pngGatePixels { gate = pngRenders }
+        let admission = admission(spec, image, format: format)
+        if let refusal = admission.refusal {
+            return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
         }
-        if cost > Double(configuration.maxRenderMilliseconds) * 1000 {
-            let message =
-                "\(RenderCost.culprit(spec, pngPixels: pixels)): this ring would take about "
-                + "\(Self.milliseconds(cost)) to render, past the limit of \(configuration.maxRenderMilliseconds) ms"
-            return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
-        }
+        let (cost, gate) = (admission.cost, admission.gate)
         let headers = ringHeaders[Int(format.rawValue)]
         guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
             let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
@@ -235,6 +228,38 @@ public final class RingService: HTTPResponder {
             metrics.recordRenderRefused(.largePNG)
             return .now(Self.busy, hit: false)
         }
+    }
+
+    /// What is decided about a new ring before it is rendered: its estimated cost, the gate a
+    /// large PNG passes, or why it is refused.
+    struct Admission {
+        var cost: Double
+        var gate: RenderGate?
+        /// The error image's message for a ring past `--max-render-ms`.
+        var refusal: String?
+    }
+
+    /// The decision for `image`, the same for a request and for `/ring.json`'s description.
+    func admission(_ spec: RingSpec, _ image: RingImage, format: ImageFormat) -> Admission {
+        var admission: Admission
+        var pixels: Int?
+        switch format {
+        case .svg:
+            admission = Admission(cost: RenderCost.microseconds(spec))
+        case .png:
+            let (width, height) = image.pixelSize
+            pixels = width * height
+            admission = Admission(
+                cost: RenderCost.microseconds(spec, pngPixels: width * height),
+                gate: width * height > configuration.pngGatePixels ? pngRenders : nil)
+        }
+        if admission.cost > Double(configuration.maxRenderMilliseconds) * 1000 {
+            admission.refusal =
+                "\(RenderCost.culprit(spec, pngPixels: pixels)): this ring would take about "
+                + "\(Self.milliseconds(admission.cost)) to render, past the limit of "
+                + "\(configuration.maxRenderMilliseconds) ms"
+        }
+        return admission
     }
 
     /// One ring to render, on the loop or on a render thread.
@@ -280,7 +305,7 @@ public final class RingService: HTTPResponder {
     }
 
     /// `microseconds` as whole milliseconds, or to a tenth below 10.
-    private static func milliseconds(_ microseconds: Double) -> String {
+    static func milliseconds(_ microseconds: Double) -> String {
         let tenths = Int((microseconds / 100).rounded())
         return tenths >= 100 ? "\(tenths / 10) ms" : "\(tenths / 10).\(tenths % 10) ms"
     }
@@ -339,7 +364,7 @@ public final class RingService: HTTPResponder {
     }
 
     /// Preconditions on a response with no validators: `*` matches, any tag or date does not.
-    private static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+    static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
         guard request.hasPreconditions else { return response }
         switch Preconditions.evaluate(request, etag: nil, lastModified: nil) {
         case .proceed: return response
@@ -383,6 +408,9 @@ public final class RingService: HTTPResponder {
         }
     }
 
+    /// `Cache-Control` of rings (and their descriptions) and of error images.
+    let ringCacheControl: String
+    let errorCacheControl: String
     /// By ``ImageFormat`` raw value.
     private let ringHeaders: [ImageHeaders]
     private let errorHeaders: [ImageHeaders]

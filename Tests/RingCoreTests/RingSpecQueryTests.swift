@@ -183,6 +183,31 @@ import Testing
         #expect(owners.count > 20)
     }
 
+    /// `errors(inQuery:)` lists every pair's mistake in query order, checks the rules between
+    /// parameters only when the pairs are valid, and is empty exactly when the query parses.
+    @Test func errorsListEveryMistake() {
+        #expect(RingSpec.errors(inQuery: "p=72&slice=0.45&v=2").isEmpty)
+        #expect(
+            RingSpec.errors(inQuery: "size=5&colour=red&p=x&p=1")
+                == [
+                    .outOfRange(parameter: "size", value: "5", range: "16…1024"),
+                    .unknown(parameter: "colour", suggestion: "color"),
+                    error("p=x")!, .duplicate(parameter: "p"),
+                ])
+        #expect(
+            RingSpec.errors(inQuery: "colour=red") == [
+                .unknown(parameter: "colour", suggestion: "color"), .missing(parameter: "p"),
+            ])
+        #expect(RingSpec.errors(inQuery: "p=1&size=30&width=20") == [error("p=1&size=30&width=20")!])
+        var generator = SeededGenerator(seed: 9)
+        for _ in 0..<200 {
+            var query = RandomQuery.make(&generator)
+            if Bool.random(using: &generator) { query += "&size=\(Int.random(in: 0...3000, using: &generator))" }
+            let errors = RingSpec.errors(inQuery: query)
+            #expect(errors.first == error(query), "\(query)")
+        }
+    }
+
     /// The edit distance counts a swap of neighbours as one edit and stops past its limit.
     @Test func editDistance() {
         func distance(_ a: String, _ b: String, limit: Int = 2) -> Int {

@@ -14,6 +14,17 @@ extension RingSpec {
         return writer.text
     }
 
+    /// ``canonicalKey`` as its pairs, each value percent-decoded: the parameters that differ
+    /// from their defaults, in contract order, as `/ring.json` shows them.
+    package var canonicalParameters: [(name: String, value: String)] {
+        canonicalKey.split(separator: "&").map { pair in
+            let name = pair.prefix { $0 != "=" }
+            var value = String(pair.dropFirst(name.count + 1))
+            let decoded = value.withUTF8 { QueryValue.decode($0) }
+            return (String(name), decoded ?? value)
+        }
+    }
+
     /// This ring's identity: SHA-256 of ``canonicalKey``, truncated to 128 bits. The same on
     /// every process, machine and Swift version (unlike Swift's seeded `Hasher`), and not
     /// collidable by a URL's author. The cache, the ETag and the SVG's element ids use it.

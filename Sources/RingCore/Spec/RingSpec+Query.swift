@@ -21,6 +21,25 @@ extension RingSpec {
         self = parser.spec
     }
 
+    /// Every mistake in `query`, for validators (`/ring.json`) that show them all at once;
+    /// empty when ``init(query:)`` accepts it. Each pair is checked on its own: every unknown
+    /// name, repeated parameter and invalid value is reported, in query order. Rules between
+    /// parameters (`width` against `size`, the rings fitting) are checked only when every pair
+    /// is valid, and the first one broken is reported, as ``init(query:)`` does.
+    public static func errors(inQuery query: String) -> [RingSpecError] {
+        var query = query
+        var parser = QueryParser()
+        parser.collectsErrors = true
+        let failure = query.withUTF8 { bytes -> RingSpecError? in
+            do throws(RingSpecError) {
+                try parser.parse(bytes)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        return parser.errors + (failure.map { [$0] } ?? [])
+    }
 }
 
 /// Splits a query into pairs, percent-decodes them and fills a `RingSpec`.
@@ -33,6 +52,11 @@ private struct QueryParser {
     private var seen = ParameterSet()
     /// No values until `p` gives them (an empty list allocates nothing; `p` is required).
     var spec = RingSpec(values: [])
+    /// Whether a pair's error is kept in ``errors`` and the parse goes on to the next pair,
+    /// rather than thrown.
+    var collectsErrors = false
+    /// The pairs' errors, when ``collectsErrors``.
+    var errors: [RingSpecError] = []
 
     /// Fills ``spec`` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
@@ -41,7 +65,12 @@ private struct QueryParser {
         while index <= query.count {
             if index == query.count || query[index] == UInt8(ascii: "&") {
                 if index > pairStart {
-                    try pair(UnsafeBufferPointer(rebasing: query[pairStart..<index]))
+                    do throws(RingSpecError) {
+                        try pair(UnsafeBufferPointer(rebasing: query[pairStart..<index]))
+                    } catch {
+                        guard collectsErrors else { throw error }
+                        errors.append(error)
+                    }
                 }
                 pairStart = index + 1
             }
@@ -49,6 +78,7 @@ private struct QueryParser {
         }
         // `p` is the table's first parameter: position 0.
         guard seen.contains(0) else { throw .missing(parameter: RingParameter.p.rawValue) }
+        guard errors.isEmpty else { return }
         try spec.validate(seen: seen)
         spec.normalize()
     }
