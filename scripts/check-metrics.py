@@ -9,10 +9,12 @@ import http.client
 import re
 import subprocess
 import sys
+import time
 
 from prometheus_client.parser import text_string_to_metric_families
 
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
+version = subprocess.run([ring, "--version"], capture_output=True, text=True, check=True).stdout.split()[1]
 # Two event loops: the cache is shared, so the counts below do not depend on which loop each
 # connection lands on.
 server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off", "--threads", "2"],
@@ -29,7 +31,8 @@ try:
         connection.close()
         return response, body
 
-    for target in ["/ring.svg?p=1", "/ring.svg?p=1", "/ring.svg?p=2", "/ring.svg?p=x", "/nope", "/healthz"]:
+    for target in ["/ring.svg?p=1", "/ring.svg?p=1", "/ring.svg?p=2", "/ring.svg?p=x", "/nope", "/healthz",
+                   "/ring.png?p=1", "/ring.json?p=1", "/ring.json?p=x"]:
         get(target)
     response, body = get("/metrics")
     assert response.status == 200, response.status
@@ -43,14 +46,20 @@ try:
         raise AssertionError(f"no sample {name} {labels}")
 
     checks = [
-        (sample("ring_http_requests_total", {"route": "ring", "status": "200"}), 4),
+        (sample("ring_http_requests_total", {"route": "ring", "format": "svg", "status": "200"}), 4),
+        (sample("ring_http_requests_total", {"route": "ring", "format": "png", "status": "200"}), 1),
+        (sample("ring_http_requests_total", {"route": "json", "format": "json", "status": "200"}), 1),
+        (sample("ring_http_requests_total", {"route": "json", "format": "json", "status": "400"}), 1),
         (sample("ring_http_requests_total", {"route": "not_found", "status": "404"}), 1),
         (sample("ring_http_requests_total", {"route": "healthz", "status": "200"}), 1),
-        (sample("ring_render_errors_total"), 1),
+        (sample("ring_render_errors_total", {"format": "svg"}), 1),
+        (sample("ring_render_errors_total", {"format": "png"}), 0),
         (sample("ring_cache_hits_total"), 1),
-        (sample("ring_cache_misses_total"), 3),
-        (sample("ring_render_seconds_count"), 2),
-        (sample("ring_cache_entries"), 3),  # two rings and the error image, cached like them
+        (sample("ring_cache_misses_total"), 4),
+        (sample("ring_render_seconds_count", {"format": "svg"}), 2),
+        (sample("ring_render_seconds_count", {"format": "png"}), 1),
+        (sample("ring_build_info", {"version": version}), 1),
+        (sample("ring_cache_entries"), 4),  # three rings and the error image, cached like them
         (sample("ring_render_queue_full_total"), 0),
     ]
     failed = [(got, want) for got, want in checks if got != want]
@@ -60,6 +69,7 @@ try:
     assert sample("ring_cache_bytes") > 0
     assert sample("process_resident_memory_bytes") > 1 << 20
     assert sample("ring_render_threads") >= 1
+    assert abs(sample("process_start_time_seconds") - time.time()) < 60
     print(f"check-metrics: {len(families)} families parsed by prometheus_client; "
           f"{len(checks) - len(failed)} passed, {len(failed)} failed")
     sys.exit(1 if failed else 0)

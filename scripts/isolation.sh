@@ -48,7 +48,8 @@ check() { # check DESCRIPTION COMMAND...
     if "${@:2}"; then echo "  PASS  $1"; else echo "  FAIL  $1"; status=1; fi
 }
 le() { awk -v a="$1" -v b="$2" 'BEGIN {exit !(a <= b)}'; }
-metric() { curl -s "http://127.0.0.1:$port/metrics" | awk -v name="$1" '$1 == name {print $2}'; }
+# A metric's value, summed over its labels (`ring_render_seconds_count` has one series a format).
+metric() { curl -s "http://127.0.0.1:$port/metrics" | awk -v name="$1" '$1 == name || index($1, name "{") == 1 {sum += $2} END {print sum + 0}'; }
 ticks() { local total=0; for task in /proc/"$pid"/task/*; do total=$((total + $(awk '{print $14 + $15}' "$task/stat"))); done; echo $total; }
 rss_kb() { awk '/^VmRSS/ {print $2}' /proc/"$pid"/status; }
 peak_kb() { awk '/^VmHWM/ {print $2}' /proc/"$pid"/status; }

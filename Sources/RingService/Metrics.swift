@@ -1,50 +1,83 @@
 import HTTPServer
+import RingCore
+import RingRaster
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Prometheus counters for the service, lock-free on the request path.
 public final class Metrics: Sendable {
-    /// The routes requests are counted under.
-    public enum Route: String, Sendable, CaseIterable {
-        case ring, playground, healthz, metrics
-        case notFound = "not_found"
-        case json
+    /// What requests are counted under: a route, and the format of what it answers, so a
+    /// ring's SVG and PNG requests are told apart (`route="ring",format="png"`).
+    public enum Route: Int, Sendable, CaseIterable {
+        case svg, png, json, playground, healthz, metrics, notFound
+
+        /// The `route` and `format` labels.
+        var labels: (route: String, format: String) {
+            switch self {
+            case .svg: ("ring", "svg")
+            case .png: ("ring", "png")
+            case .json: ("json", "json")
+            case .playground: ("playground", "html")
+            case .healthz: ("healthz", "text")
+            case .metrics: ("metrics", "text")
+            case .notFound: ("not_found", "text")
+            }
+        }
+    }
+
+    /// The image formats renders and error images are counted by, as `format` labels.
+    public enum ImageFormatLabel: Int, Sendable, CaseIterable {
+        case svg, png
+
+        var label: String { self == .svg ? "svg" : "png" }
     }
 
     /// Statuses counted individually; anything else is `other`.
-    static let statuses = [200, 304, 400, 404, 405]
-    /// Render-time histogram bucket bounds in seconds.
-    static let renderBuckets: [Double] = [1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 1e-3, 1e-2]
+    static let statuses = [200, 304, 400, 404, 405, 503]
+    /// Render-time histogram bucket bounds in seconds: microseconds for SVGs and small PNGs,
+    /// up to the default `--max-render-ms` of 250 ms for the largest PNGs.
+    static let renderBuckets: [Double] = [
+        1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25,
+    ]
 
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
 
     private let requests: [Counter]
-    private let renderErrors = Counter()
+    /// By ``ImageFormatLabel``.
+    private let renderErrors = [Counter(), Counter()]
     private let notdefCharacters = Counter()
     private let queueFull = Counter()
     private let pngRefused = Counter()
-    private let renderCounts: [Counter]
-    private let renderCount = Counter()
-    private let renderNanoseconds = Counter()
+    /// The render histogram by ``ImageFormatLabel``: each format's bucket counts, count and
+    /// nanoseconds.
+    private let renderCounts: [[Counter]]
+    private let renderCount = [Counter(), Counter()]
+    private let renderNanoseconds = [Counter(), Counter()]
+    /// `ring_build_info`'s labels, and when the service started (seconds since 1970).
+    private let version: String
+    private let startTime: Double
 
-    public init() {
+    /// `version` is the product's (``RingService/version``), exported in `ring_build_info`.
+    public init(version: String = RingService.version) {
         requests = (0..<(Route.allCases.count * (Self.statuses.count + 1))).map { _ in Counter() }
-        renderCounts = Self.renderBuckets.map { _ in Counter() }
+        renderCounts = ImageFormatLabel.allCases.map { _ in Self.renderBuckets.map { _ in Counter() } }
+        self.version = version
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     /// Counts one answered request.
     public func record(route: Route, status: Int) {
-        // Switches, not `allCases` lookups: this runs for every request.
-        let routeIndex: Int
-        switch route {
-        case .ring: routeIndex = 0
-        case .playground: routeIndex = 1
-        case .healthz: routeIndex = 2
-        case .metrics: routeIndex = 3
-        case .notFound: routeIndex = 4
-        case .json: routeIndex = 5
-        }
+        let routeIndex = route.rawValue
+        // A switch, not a lookup in `statuses`: this runs for every request.
         let statusIndex: Int
         switch status {
         case 200: statusIndex = 0
@@ -52,17 +85,18 @@ public final class Metrics: Sendable {
         case 400: statusIndex = 2
         case 404: statusIndex = 3
         case 405: statusIndex = 4
-        default: statusIndex = 5
+        case 503: statusIndex = 5
+        default: statusIndex = 6
         }
         requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.add(1, ordering: .relaxed)
     }
 
     /// Rings rendered so far (SVG and PNG).
-    public var renders: Int { renderCount.value.load(ordering: .relaxed) }
+    public var renders: Int { renderCount.reduce(0) { $0 + $1.value.load(ordering: .relaxed) } }
 
-    /// Counts a query answered with an error image.
-    public func recordRenderError() {
-        renderErrors.value.add(1, ordering: .relaxed)
+    /// Counts an answer that is an error image in `format`, new or from the cache.
+    public func recordRenderError(_ format: ImageFormatLabel) {
+        renderErrors[format.rawValue].value.add(1, ordering: .relaxed)
     }
 
     /// Counts characters of a new PNG's text that no font has, drawn as `.notdef` boxes.
@@ -102,13 +136,13 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// Records how long rendering one new ring took (its SVG or PNG, not the parse).
-    public func recordRender(seconds: Double) {
-        renderCount.value.add(1, ordering: .relaxed)
-        renderNanoseconds.value.add(Int(seconds * 1e9), ordering: .relaxed)
+    /// Records how long rendering one new ring in `format` took (its SVG or PNG, not the parse).
+    public func recordRender(_ format: ImageFormatLabel, seconds: Double) {
+        renderCount[format.rawValue].value.add(1, ordering: .relaxed)
+        renderNanoseconds[format.rawValue].value.add(Int(seconds * 1e9), ordering: .relaxed)
         // One counter per bucket, not per bound: the cumulative sums are made when scraped.
         if let bucket = Self.renderBuckets.firstIndex(where: { seconds <= $0 }) {
-            renderCounts[bucket].value.add(1, ordering: .relaxed)
+            renderCounts[format.rawValue][bucket].value.add(1, ordering: .relaxed)
         }
     }
 
@@ -120,17 +154,31 @@ public final class Metrics: Sendable {
         func family(_ name: String, _ type: String, _ help: String) {
             text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
         }
-        family("ring_http_requests_total", "counter", "Requests answered, by route and status.")
-        for (routeIndex, route) in Route.allCases.enumerated() {
+        family(
+            "ring_build_info", "gauge",
+            "Always 1; the labels name the version and the SVG and PNG renderer versions (each moves the ETags).")
+        text += "ring_build_info{version=\"\(version)\",svg_renderer=\"\(RingRenderer.version)\","
+        text += "png_renderer=\"\(RingRasterizer.version)\"} 1\n"
+        family("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.")
+        text += "process_start_time_seconds \(startTime)\n"
+        family("ring_http_requests_total", "counter", "Requests answered, by route, format answered and status.")
+        for route in Route.allCases {
+            let (name, format) = route.labels
             for statusIndex in 0...Self.statuses.count {
                 let status = statusIndex < Self.statuses.count ? String(Self.statuses[statusIndex]) : "other"
-                let value = requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.load(
+                let value = requests[route.rawValue * (Self.statuses.count + 1) + statusIndex].value.load(
                     ordering: .relaxed)
-                text += "ring_http_requests_total{route=\"\(route.rawValue)\",status=\"\(status)\"} \(value)\n"
+                text +=
+                    "ring_http_requests_total{route=\"\(name)\",format=\"\(format)\",status=\"\(status)\"} \(value)\n"
             }
         }
-        family("ring_render_errors_total", "counter", "Queries answered with an error image.")
-        text += "ring_render_errors_total \(renderErrors.value.load(ordering: .relaxed))\n"
+        family(
+            "ring_render_errors_total", "counter",
+            "Answers that were an error image (an invalid query, or a ring past a limit), cached or not, by format.")
+        for format in ImageFormatLabel.allCases {
+            let value = renderErrors[format.rawValue].value.load(ordering: .relaxed)
+            text += "ring_render_errors_total{format=\"\(format.label)\"} \(value)\n"
+        }
         family(
             "ring_png_notdef_characters_total", "counter",
             "Characters of new PNGs' text drawn as a box: no loaded font has them (add one with --font).")
@@ -139,16 +187,20 @@ public final class Metrics: Sendable {
         text += "ring_png_renders_refused_total \(pngRefused.value.load(ordering: .relaxed))\n"
         family("ring_render_queue_full_total", "counter", "New rings answered 503: the render queue was full.")
         text += "ring_render_queue_full_total \(queueFull.value.load(ordering: .relaxed))\n"
-        family("ring_render_seconds", "histogram", "Time to render a new ring, SVG or PNG (cache misses).")
-        var cumulative = 0
-        for (bound, counter) in zip(Self.renderBuckets, renderCounts) {
-            cumulative += counter.value.load(ordering: .relaxed)
-            text += "ring_render_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        family("ring_render_seconds", "histogram", "Time to render a new ring (a cache miss), by format.")
+        for format in ImageFormatLabel.allCases {
+            let label = "format=\"\(format.label)\""
+            var cumulative = 0
+            for (bound, counter) in zip(Self.renderBuckets, renderCounts[format.rawValue]) {
+                cumulative += counter.value.load(ordering: .relaxed)
+                text += "ring_render_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
+            }
+            let count = renderCount[format.rawValue].value.load(ordering: .relaxed)
+            let seconds = Double(renderNanoseconds[format.rawValue].value.load(ordering: .relaxed)) / 1e9
+            text += "ring_render_seconds_bucket{\(label),le=\"+Inf\"} \(count)\n"
+            text += "ring_render_seconds_sum{\(label)} \(seconds)\n"
+            text += "ring_render_seconds_count{\(label)} \(count)\n"
         }
-        let count = renderCount.value.load(ordering: .relaxed)
-        text += "ring_render_seconds_bucket{le=\"+Inf\"} \(count)\n"
-        text += "ring_render_seconds_sum \(Double(renderNanoseconds.value.load(ordering: .relaxed)) / 1e9)\n"
-        text += "ring_render_seconds_count \(count)\n"
         func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
             family(name, type, help)
             text += "\(name) \(value)\n"
@@ -167,6 +219,12 @@ public final class Metrics: Sendable {
         if let resident = ProcessMemory.residentBytes {
             single(
                 "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", resident)
+        }
+        if let limit = MemoryBudget.limitBytes {
+            single(
+                "ring_memory_limit_bytes", "gauge",
+                "The memory limit of this process's cgroup (absent when none is set).",
+                limit)
         }
         single("ring_open_connections", "gauge", "Client connections open now.", server.openConnections)
         single("ring_connections_accepted_total", "counter", "Client connections accepted.", server.acceptedConnections)

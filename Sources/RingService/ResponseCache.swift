@@ -33,12 +33,17 @@ public final class ResponseCache: Sendable {
         public let etag: String
         /// `Last-Modified`, in seconds since 1970: the date of its format's renderer version.
         public let lastModified: Int
+        /// Whether this is an error image: a hit on it is counted in `ring_render_errors_total`.
+        public let isErrorImage: Bool
 
-        public init(ok: HTTPResponse, notModified: HTTPResponse, etag: String, lastModified: Int) {
+        public init(
+            ok: HTTPResponse, notModified: HTTPResponse, etag: String, lastModified: Int, isErrorImage: Bool = false
+        ) {
             self.ok = ok
             self.notModified = notModified
             self.etag = etag
             self.lastModified = lastModified
+            self.isErrorImage = isErrorImage
         }
 
         /// What this entry costs the process: its own arrays plus an allowance for array

@@ -16,6 +16,10 @@ import RingRaster
 /// ``RenderPool`` if not, or refused with an error image if past the ceiling. Error images
 /// are cached like rings, under the digest of their message.
 public final class RingService: HTTPResponder {
+    /// The product's version: `ring --version`, `ring_build_info` and the image tag
+    /// (docs/deployment.md). Bumped by hand at a release.
+    public static let version = "0.1.0"
+
     public let configuration: ServiceConfiguration
     public let cache: ResponseCache
     public let metrics = Metrics()
@@ -75,7 +79,7 @@ public final class RingService: HTTPResponder {
     public func drainBegan() {
         pool.dropQueued { waiter in
             let response = Self.draining
-            record(waiter.request, response, cacheState: "miss", started: waiter.started)
+            record(waiter, response)
             waiter.reply.send(response)
         }
     }
@@ -92,7 +96,8 @@ public final class RingService: HTTPResponder {
         switch endpoint {
         case .image(let format):
             switch image(request, format: format, reply: reply, started: started) {
-            case .now(let response, let hit): return finish(request, .ring, response, hit ? "hit" : "miss", started)
+            case .now(let response, let hit):
+                return finish(request, endpoint.route, response, hit ? "hit" : "miss", started)
             case .later: return nil  // counted and logged when answered
             }
         case .json:
@@ -124,9 +129,11 @@ public final class RingService: HTTPResponder {
         return response
     }
 
-    private func record(_ request: HTTPRequest, _ response: HTTPResponse, cacheState: String, started: Double) {
-        metrics.record(route: .ring, status: response.status.code)
-        if accessLog.isEnabled { log(request, response, cacheState: cacheState, started: started) }
+    /// Counts and logs the answer a render thread sends to a request that waited for it.
+    private func record(_ waiter: RenderPool.Waiter, _ response: HTTPResponse) {
+        let route: Metrics.Route = waiter.query.format == ImageFormat.png.rawValue ? .png : .svg
+        metrics.record(route: route, status: response.status.code)
+        if accessLog.isEnabled { log(waiter.request, response, cacheState: "miss", started: waiter.started) }
     }
 
     private func log(_ request: HTTPRequest, _ response: HTTPResponse, cacheState: String, started: Double) {
@@ -155,7 +162,7 @@ public final class RingService: HTTPResponder {
 
         var route: Metrics.Route {
             switch self {
-            case .image: .ring
+            case .image(let format): format == .svg ? .svg : .png
             case .json: .json
             case .healthz: .healthz
             case .metrics: .metrics
@@ -177,6 +184,7 @@ public final class RingService: HTTPResponder {
         let query = ResponseCache.Query(request.query, format: format.rawValue)
         let loop = request.eventLoop
         if let entry = cache.lookup(query: query, loop: loop) {
+            if entry.isErrorImage { metrics.recordRenderError(format == .svg ? .svg : .png) }
             return .now(Self.select(entry, for: request), hit: true)
         }
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
@@ -282,7 +290,7 @@ public final class RingService: HTTPResponder {
         static func entry(image: RingImage, headers: ImageHeaders, metrics: Metrics) -> ResponseCache.Entry {
             let started = MonotonicClock.now()
             let body = image.render()
-            metrics.recordRender(seconds: MonotonicClock.now() - started)
+            metrics.recordRender(image.format == .svg ? .svg : .png, seconds: MonotonicClock.now() - started)
             metrics.recordNotdef(image.missingCharacters.count)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
@@ -299,7 +307,7 @@ public final class RingService: HTTPResponder {
                 cache.remember(waiter.query, as: key)
             }
             let response = Self.select(entry, for: waiter.request)
-            record(waiter.request, response, cacheState: "miss", started: waiter.started)
+            record(waiter, response)
             waiter.reply.send(response)
         }
     }
@@ -328,7 +336,7 @@ public final class RingService: HTTPResponder {
     private func errorResponse(
         message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
     ) -> HTTPResponse {
-        metrics.recordRenderError()
+        metrics.recordRenderError(format == .svg ? .svg : .png)
         let answer = RingImage.error(
             message: message, query: query.text, format: format.image, fonts: configuration.fonts)
         let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
@@ -337,19 +345,26 @@ public final class RingService: HTTPResponder {
         }
         let entry = Self.makeEntry(
             body: answer.render(), etag: answer.entityTag,
-            shared: errorHeaders[Int(format.rawValue)], extra: [("X-Ring-Error", Self.headerSafe(message))])
+            shared: errorHeaders[Int(format.rawValue)], error: message)
         cache.insert(entry, key: key, query: query)
         return Self.select(entry, for: request)
     }
 
+    /// A cache entry: the 200 and the 304 of an image, or of an error image with `error` as
+    /// its `X-Ring-Error`.
     fileprivate static func makeEntry(
-        body: [UInt8], etag: String, shared: ImageHeaders, extra: [(String, String)] = []
+        body: [UInt8], etag: String, shared: ImageHeaders, error: String? = nil
     ) -> ResponseCache.Entry {
         // The 200 and the 304 carry the same per-ring lines: serialize them once.
-        let own = extra.isEmpty ? HTTPHeaderBlock(name: "ETag", value: etag) : HTTPHeaderBlock([("ETag", etag)] + extra)
+        let own =
+            if let error { HTTPHeaderBlock([("ETag", etag), ("X-Ring-Error", Self.headerSafe(error))]) } else {
+                HTTPHeaderBlock(name: "ETag", value: etag)
+            }
         let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
         let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
-        return ResponseCache.Entry(ok: ok, notModified: notModified, etag: etag, lastModified: shared.lastModified)
+        return ResponseCache.Entry(
+            ok: ok, notModified: notModified, etag: etag, lastModified: shared.lastModified,
+            isErrorImage: error != nil)
     }
 
     /// The 200, the 304 or a 412, as the request's preconditions decide. An image's

@@ -1,6 +1,7 @@
 import HTTPServer
 import RingCore
 import RingRaster
+import RingService
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,8 @@ import RingRaster
 
 /// Help texts and the usage-error exit.
 enum Usage {
-    static let version = "0.1.0 (SVG renderer \(RingRenderer.version), PNG renderer \(RingRasterizer.version))"
+    static let version =
+        "\(RingService.version) (SVG renderer \(RingRenderer.version), PNG renderer \(RingRasterizer.version))"
 
     static let main = """
         ring — progress rings as SVG and PNG images, served by URL.

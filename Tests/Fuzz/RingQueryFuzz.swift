@@ -4,7 +4,8 @@
 // Input: arbitrary bytes taken as a query string.
 // Checks: no crash or trap; a valid spec renders well-formed XML with no script, event
 // attribute or external reference, and its canonical key parses back to the same spec; an
-// invalid one gives an error naming a parameter of the contract.
+// invalid one gives an error naming a parameter of the contract, or an unknown name shown
+// safely with a suggestion from the contract, and `RingSpec.errors(inQuery:)` begins with it.
 
 import Foundation
 
@@ -21,7 +22,17 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     do {
         spec = try RingSpec(query: query)
     } catch {
-        precondition(parameterNames.contains(error.parameter), "error names \(error.parameter)")
+        precondition(RingSpec.errors(inQuery: query).first == error, "errors(inQuery:) disagrees")
+        if case .unknown(let name, let suggestion) = error {
+            precondition(!parameterNames.contains(name), "\(name) is a parameter")
+            precondition(suggestion.map(parameterNames.contains) ?? true, "suggests \(suggestion ?? "")")
+            // Shown as it is only when plain ASCII; anything else quoted, with no raw controls.
+            let plain = name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
+            precondition(plain || name.hasPrefix("\""), "name shown raw: \(name)")
+            precondition(!name.unicodeScalars.contains { TextRules.isForbidden($0) }, "forbidden in \(name)")
+        } else {
+            precondition(parameterNames.contains(error.parameter), "error names \(error.parameter)")
+        }
         precondition(error.description.hasPrefix(error.parameter + ": "), "message \(error.description)")
         let box = ErrorScene.Box(query: query)
         let image = ErrorImage.render(message: error.description, box: box)

@@ -51,6 +51,27 @@ import Testing
         #expect(CPUBudget.quota(cgroup: "0::/free\n", root: root.path) == nil)
     }
 
+    /// The memory limit is read as the CPU quota is, from either cgroup version.
+    @Test func theTightestMemoryLimitOnThePathApplies() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("memory-budget-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try write("pod/memory.max", "268435456\n")
+        try write("pod/box/memory.max", "max\n")
+        #expect(MemoryBudget.limit(cgroup: "0::/pod/box\n", root: root.path) == 268_435_456)
+        try write("memory/job/memory.limit_in_bytes", "134217728\n")
+        try write("memory/memory.limit_in_bytes", "9223372036854771712\n")
+        #expect(MemoryBudget.limit(cgroup: "3:cpu:/x\n4:memory:/job\n", root: root.path) == 134_217_728)
+        try write("free/memory.max", "max\n")
+        #expect(MemoryBudget.limit(cgroup: "0::/free\n", root: root.path) == nil)
+        #expect(MemoryBudget.limit("garbage") == nil)
+    }
+
     @Test func thisProcessHasAtLeastOneCPU() {
         #expect(CPUBudget.available >= 1)
         #expect(ServerConfiguration().eventLoopCount == CPUBudget.available)

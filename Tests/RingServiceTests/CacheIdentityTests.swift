@@ -68,7 +68,7 @@ import Testing
             #expect(try harness.get("/ring.svg?p=61&color=teal").status == 200)
         }
         let metrics = try harness.get("/metrics").text
-        #expect(metrics.contains("ring_render_seconds_count 1\n"), "\(metrics)")
+        #expect(metrics.contains("ring_render_seconds_count{format=\"svg\"} 1\n"), "\(metrics)")
         #expect(metrics.contains("ring_cache_entries 1\n"))
         #expect(metrics.contains("ring_cache_hits_total 11\n"))
     }

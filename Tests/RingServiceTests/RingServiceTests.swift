@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPTestSupport
 import RingCore
+import RingRaster
 import Synchronization
 import Testing
 
@@ -301,15 +302,33 @@ final class InProcessService {
         _ = try harness.get("/ring.svg?p=5")
         _ = try harness.get("/ring.svg?p=5")
         _ = try harness.get("/ring.svg?p=bad")
+        _ = try harness.get("/ring.svg?p=bad")  // an error image from the cache is counted too
+        _ = try harness.get("/ring.png?p=5")
+        _ = try harness.get("/ring.png?p=5&size=4")
+        _ = try harness.get("/ring.json?p=5")
+        _ = try harness.get("/ring.json?p=x")
         _ = try harness.get("/missing")
         let response = try harness.get("/metrics")
         #expect(response.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
         let text = response.text
-        #expect(text.contains("ring_http_requests_total{route=\"ring\",status=\"200\"} 3\n"))
-        #expect(text.contains("ring_http_requests_total{route=\"not_found\",status=\"404\"} 1\n"))
-        #expect(text.contains("ring_render_errors_total 1\n"))
-        #expect(text.contains("ring_cache_hits_total 1\n"))
-        #expect(text.contains("ring_render_seconds_count 1\n"))
+        for (labels, count) in [
+            (#"route="ring",format="svg",status="200""#, 4), (#"route="ring",format="png",status="200""#, 2),
+            (#"route="json",format="json",status="200""#, 1), (#"route="json",format="json",status="400""#, 1),
+            (#"route="not_found",format="text",status="404""#, 1),
+        ] {
+            #expect(text.contains("ring_http_requests_total{\(labels)} \(count)\n"), "\(labels)")
+        }
+        #expect(text.contains("ring_render_errors_total{format=\"svg\"} 2\n"))
+        #expect(text.contains("ring_render_errors_total{format=\"png\"} 1\n"))
+        #expect(text.contains("ring_cache_hits_total 2\n"))
+        #expect(text.contains("ring_render_seconds_count{format=\"svg\"} 1\n"))
+        #expect(text.contains("ring_render_seconds_count{format=\"png\"} 1\n"))
+        #expect(text.contains("ring_render_seconds_bucket{format=\"png\",le=\"+Inf\"} 1\n"))
+        let build = "ring_build_info{version=\"\(RingService.version)\",svg_renderer=\"\(RingRenderer.version)\","
+        #expect(text.contains(build + "png_renderer=\"\(RingRasterizer.version)\"} 1\n"))
+        let start = text.split(separator: "\n").first { $0.hasPrefix("process_start_time_seconds ") }
+        let started = try #require(start.flatMap { Double($0.split(separator: " ")[1]) })
+        #expect(abs(started - Date().timeIntervalSince1970) < 600)
         // The metrics request's own connection is open; earlier ones may still be closing.
         let open = text.split(separator: "\n").first { $0.hasPrefix("ring_open_connections ") }
         let openCount = open.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
