@@ -60,5 +60,8 @@ for i in $(seq 100 139); do
 done
 check "with one instance stopped, 40 of 40 new rings still succeed ($ok)" [ "$ok" -eq 40 ]
 check "health passes through" [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/healthz)" = 200 ]
+check "/metrics is not public: 404 through nginx" [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/metrics)" = 404 ]
+check "/metrics answers on an instance's own port" \
+    [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8082/metrics)" = 200 ]
 echo "check-deploy: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

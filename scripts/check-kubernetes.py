@@ -1,17 +1,26 @@
 #!/usr/bin/env python3
-"""Checks deploy/kubernetes.yaml without a cluster: it parses, holds a Deployment, a Service and a
-HorizontalPodAutoscaler, and the Deployment has probes on /healthz, resource requests and limits,
-a non-root user and a port matching the Service; its memory request and limit cover the memory
-formula of docs/operations.md for its flags, and its grace period the drain deadline. Needs PyYAML."""
+"""Checks deploy/kubernetes.yaml and deploy/servicemonitor.yaml without a cluster: they parse and
+hold a Deployment, a Service, a HorizontalPodAutoscaler, a PodDisruptionBudget and a
+ServiceMonitor. The Deployment names the image of this release (the version in the source, not
+`latest`); has probes on /healthz with timeouts that hold under load, resource requests and
+limits, a non-root user, a port matching the Service, and the prometheus.io scrape annotations
+on that port; its CPU request equals its whole-CPU limit (the quota the loop and render thread
+counts come from); its memory request and limit cover the memory formula of docs/operations.md
+for its flags and CPUs; its grace period covers the drain deadline. The disruption budget and
+the ServiceMonitor select the Deployment's pods and Service. Needs PyYAML."""
+import re
 import sys
 
 import yaml
 
 documents = [d for d in yaml.safe_load_all(open("deploy/kubernetes.yaml")) if d]
+documents += [d for d in yaml.safe_load_all(open("deploy/servicemonitor.yaml")) if d]
 kinds = {d["kind"]: d for d in documents}
 problems = []
-checks = 13  # 3 kinds, 2 probes, 2 resource parts, non-root, ports, autoscaler target, 2 memory, grace
-for kind in ("Deployment", "Service", "HorizontalPodAutoscaler"):
+# 5 kinds, 2 probes, 2 probe timeouts, 2 resource parts, CPU, image, annotations, non-root, ports,
+# autoscaler target, budget, monitor selector, monitor port, 2 memory, grace
+checks = 24
+for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor"):
     if kind not in kinds:
         problems.append(f"no {kind}")
 deployment = kinds.get("Deployment", {})
@@ -20,10 +29,48 @@ container = (pod.get("containers") or [{}])[0]
 for probe in ("readinessProbe", "livenessProbe"):
     if container.get(probe, {}).get("httpGet", {}).get("path") != "/healthz":
         problems.append(f"{probe} is not on /healthz")
+    # Kubernetes' default of 1 s fails a probe that waits behind a busy node's scheduler.
+    if container.get(probe, {}).get("timeoutSeconds", 1) < 2:
+        problems.append(f"{probe} times out in under 2 s")
 resources = container.get("resources", {})
 for part in ("requests", "limits"):
     if not {"cpu", "memory"} <= set(resources.get(part, {})):
         problems.append(f"resources.{part} lacks cpu or memory")
+
+
+def cores(quantity):
+    text = str(quantity)
+    return float(text[:-1]) / 1000 if text.endswith("m") else float(text)
+
+
+cpu_request = cores(resources.get("requests", {}).get("cpu", "0"))
+cpus = cores(resources.get("limits", {}).get("cpu", "1"))
+if cpu_request != cpus or cpus != int(cpus):
+    problems.append(f"CPU request {cpu_request} and limit {cpus} differ or are not whole: the quota sets "
+                    "the loop and render thread counts (one per CPU, rounded up)")
+version = re.search(r'static let version = "([^"]+)"', open("Sources/RingService/RingService.swift").read()).group(1)
+image = str(container.get("image", ""))
+if not image.endswith(":" + version):
+    problems.append(f"image {image} is not tagged with this release, {version}")
+annotations = deployment.get("spec", {}).get("template", {}).get("metadata", {}).get("annotations", {})
+container_ports = {str(p.get("containerPort")) for p in container.get("ports", [])}
+if (annotations.get("prometheus.io/scrape") != "true" or annotations.get("prometheus.io/path") != "/metrics"
+        or annotations.get("prometheus.io/port") not in container_ports):
+    problems.append(f"scrape annotations {annotations} do not name /metrics on a container port")
+pod_labels = deployment.get("spec", {}).get("template", {}).get("metadata", {}).get("labels", {})
+budget = kinds.get("PodDisruptionBudget", {}).get("spec", {})
+if not budget.get("selector", {}).get("matchLabels", {"-": "-"}).items() <= pod_labels.items() or (
+        budget.get("minAvailable", 0) < 1 and "maxUnavailable" not in budget):
+    problems.append("PodDisruptionBudget does not keep a replica of the Deployment's pods")
+service = kinds.get("Service", {})
+monitor = kinds.get("ServiceMonitor", {}).get("spec", {})
+if not monitor.get("selector", {}).get("matchLabels", {"-": "-"}).items() <= service.get("metadata", {}).get(
+        "labels", {}).items():
+    problems.append("ServiceMonitor does not select the Service")
+service_port_names = {p.get("name") for p in service.get("spec", {}).get("ports", [])}
+endpoints = monitor.get("endpoints") or [{}]
+if any(e.get("port") not in service_port_names or e.get("path") != "/metrics" for e in endpoints):
+    problems.append(f"ServiceMonitor endpoints {endpoints} are not /metrics on a Service port")
 
 
 def flag(name, default):
@@ -49,8 +96,6 @@ def mebibytes(quantity):
 # NanumGothic Bold: 8.1 MiB) + cache cap + 2 KiB a connection + large PNG renders x their limit +
 # 2.5 MiB a render thread (one per CPU of the limit).
 FONTS_MIB = (4_033_420 + 4_415_956) / (1 << 20)
-cpus = float(str(resources.get("limits", {}).get("cpu", "1")).rstrip("m")) / (1000 if str(
-    resources.get("limits", {}).get("cpu", "1")).endswith("m") else 1)
 formula = (20 + FONTS_MIB + flag("--cache-mb", 64) + flag("--max-connections", 10000) * 2 / 1024
            + flag("--png-renders", 1) * flag("--png-max-render-mb", 32) + 2.5 * max(1, round(cpus + 0.49)))
 for part in ("requests", "limits"):
