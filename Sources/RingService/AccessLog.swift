@@ -10,8 +10,15 @@ import HTTPServer
 /// One line per request, appended to an in-memory buffer and written out by a Dispatch timer
 /// (or when the buffer passes 64 KiB), so the request path never waits on a disk or a pipe.
 ///
-/// Line format: `2026-11-29T21:26:14Z GET /ring.svg?p=72 200 1234 15us hit`.
+/// Line format: `2026-11-29T21:26:14Z GET /ring.svg?p=72 200 1234 15us hit`, or with
+/// ``Format/json`` one JSON object a line, for log collectors that parse fields:
+/// `{"time":"2026-11-29T21:26:14Z","method":"GET","path":"/ring.svg","query":"p=72","status":200,"bytes":1234,"us":15,"cache":"hit"}`.
 public final class AccessLog: Sendable {
+    /// How a line is written.
+    public enum Format: String, Sendable, CaseIterable {
+        case text, json
+    }
+
     /// Where lines go.
     public enum Destination: Sendable, Equatable {
         case off
@@ -29,6 +36,7 @@ public final class AccessLog: Sendable {
     }
 
     private let sink: Sink
+    private let format: Format
     /// Set once in `init`, cancelled in `deinit`; Dispatch sources are thread-safe.
     private nonisolated(unsafe) let timer: (any DispatchSourceTimer)?
     private static let flushThreshold = 64 * 1024
@@ -56,7 +64,8 @@ public final class AccessLog: Sendable {
     }
 
     /// Opens the destination; a file is created or appended to.
-    public init(_ destination: Destination) throws(AccessLogError) {
+    public init(_ destination: Destination, format: Format = .text) throws(AccessLogError) {
+        self.format = format
         let fd: Int32?
         switch destination {
         case .off: fd = nil
@@ -94,12 +103,34 @@ public final class AccessLog: Sendable {
         method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
     ) {
         guard sink.fd != nil else { return }
-        var line = HTTPDate.iso8601(Int(time(nil)))
-        line += " \(method) \(path)"
-        if !query.isEmpty { line += "?\(query)" }
-        line += " \(status) \(bytes) \(microseconds)us \(cache)\n"
+        let now = HTTPDate.iso8601(Int(time(nil)))
+        var line: [UInt8]
+        switch format {
+        case .text:
+            var text = "\(now) \(method) \(path)"
+            if !query.isEmpty { text += "?\(query)" }
+            text += " \(status) \(bytes) \(microseconds)us \(cache)\n"
+            line = Array(text.utf8)
+        case .json:
+            // Every string escaped: nothing from a request can end a field or the line.
+            var json = JSONWriter()
+            json.object { json in
+                for (key, value) in [("time", now), ("method", method), ("path", path), ("query", query)] {
+                    json.key(key)
+                    json.string(value)
+                }
+                for (key, value) in [("status", status), ("bytes", bytes), ("us", microseconds)] {
+                    json.key(key)
+                    json.number(value)
+                }
+                json.key("cache")
+                json.string(cache)
+            }
+            line = json.bytes
+            line.append(UInt8(ascii: "\n"))
+        }
         let full = sink.buffer.withLock { buffer -> Bool in
-            buffer.append(contentsOf: line.utf8)
+            buffer.append(contentsOf: line)
             return buffer.count >= Self.flushThreshold
         }
         if full { sink.flush() }

@@ -14,7 +14,7 @@ enum ServeCommand {
     /// applies a value; `apply` returns false when the value is not acceptable.
     private struct Flag: Sendable {
         typealias Apply =
-            @Sendable (String, inout ServerConfiguration, inout ServiceConfiguration, inout String) -> Bool
+            @Sendable (String, inout ServerConfiguration, inout ServiceConfiguration, inout AccessLogSettings) -> Bool
         var name: String
         var value: String
         var help: String
@@ -95,8 +95,16 @@ enum ServeCommand {
         .service("--cache-shards", "N", "locks the response cache is split into", \.cacheShards, in: 1...1024),
         Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") {
             text, _, _, log in
-            log = text
+            log.destination = text
             return !text.isEmpty
+        },
+        Flag(
+            name: "--access-log-format", value: AccessLog.Format.allCases.map(\.rawValue).joined(separator: "|"),
+            help: "a line of text, or a JSON object a line, for log collectors (text)"
+        ) { text, _, _, log in
+            guard let format = AccessLog.Format(rawValue: text) else { return false }
+            log.format = format
+            return true
         },
         .server(
             "--threads", "N", "event loops, one thread each; 0: the CPUs this process may use", \.eventLoops,
@@ -190,11 +198,17 @@ enum ServeCommand {
         return text
     }
 
+    /// Where the access log goes, and how its lines are written.
+    struct AccessLogSettings {
+        var destination = "stdout"
+        var format = AccessLog.Format.text
+    }
+
     /// What the flags and the environment ask for.
     struct Settings {
         var server = ServerConfiguration()
         var service = ServiceConfiguration()
-        var accessLog = "stdout"
+        var accessLog = AccessLogSettings()
         var fontPaths: [String] = []
     }
 
@@ -261,13 +275,13 @@ enum ServeCommand {
     }
 
     private static func serve(
-        server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: String,
+        server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: AccessLogSettings,
         warnings: [String]
     ) -> Int32 {
         var stderr = StandardError()
         let log: AccessLog
         do {
-            log = try AccessLog(AccessLog.Destination(accessLog))
+            log = try AccessLog(AccessLog.Destination(accessLog.destination), format: accessLog.format)
         } catch {
             print("ring: \(error)", to: &stderr)
             return 1

@@ -189,7 +189,7 @@ import Testing
             "--host", "--port", "--cache-mb", "--max-age", "--access-log", "--threads", "--max-connections",
             "--header-timeout", "--idle-timeout", "--write-timeout", "--drain-timeout", "--max-request-line",
             "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age", "--yield-after",
-            "--linger", "--accept-backoff", "--read-buffer",
+            "--linger", "--accept-backoff", "--read-buffer", "--access-log-format",
         ] {
             #expect(help.contains(flag), "\(flag) missing")
         }
@@ -436,6 +436,34 @@ import Testing
         let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
         #expect(log.contains(" HEAD /ring.svg?p=5 200 0 ") && log.hasSuffix(" miss\n"), "\(log)")
         #expect(try Self.run(["serve", "--port", "0", "--access-log", "/nonexistent/dir/log"]).status == 1)
+    }
+
+    /// `--access-log-format json`: one JSON object a line, whatever the request's bytes.
+    @Test func accessLogWritesJSONLines() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ring-access-\(getpid())-\(Int.random(in: 0..<1_000_000)).jsonl"
+        ).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try ServeProcess(["--access-log", path, "--access-log-format", "json"])
+        let client = try RawClient(port: server.port)
+        client.send("GET /ring.svg?p=5&label=%22%7D%0A HTTP/1.1\r\nHost: x\r\n\r\n")
+        let body = try #require(client.readResponse()).body
+        client.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.status == 404)
+        kill(server.process.processIdentifier, SIGTERM)
+        server.process.waitUntilExit()
+        let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(lines.count == 2)
+        let records = try lines.map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        #expect(records.first?["path"] as? String == "/ring.svg")
+        #expect(records.first?["query"] as? String == "p=5&label=%22%7D%0A")
+        #expect(records.first?["status"] as? Int == 200 && records.first?["bytes"] as? Int == body.count)
+        #expect(records.first?["cache"] as? String == "miss" && records.first?["method"] as? String == "GET")
+        #expect((records.first?["time"] as? String)?.hasSuffix("Z") == true && records.first?["us"] is Int)
+        #expect(records.last?["path"] as? String == "/nope" && records.last?["status"] as? Int == 404)
+        #expect(try Self.run(["serve", "--port", "0", "--access-log-format", "xml"]).status == 2)
     }
 
     /// Out of descriptors, the server stops accepting for a moment instead of spinning on a
