@@ -28,7 +28,7 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(suggestion.map(parameterNames.contains) ?? true, "suggests \(suggestion ?? "")")
             // Shown as it is only when plain ASCII; anything else quoted, with no raw controls.
             let plain = name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
-            precondition(plain || name.hasPrefix("\""), "name shown raw: \(name)")
+            precondition(plain || name.unicodeScalars.first == "\"", "name shown raw: \(name)")
             precondition(!name.unicodeScalars.contains { TextRules.isForbidden($0) }, "forbidden in \(name)")
         } else {
             precondition(parameterNames.contains(error.parameter), "error names \(error.parameter)")
