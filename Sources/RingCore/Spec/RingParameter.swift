@@ -63,7 +63,7 @@ extension RingParameter {
         try v.visit(
             .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
             ParameterAbout(
-                .shape, "Gap", "fraction of the circle left open, centred opposite start", example: "0.25",
+                .shape, "Gap of the slice", "fraction of the circle left open, centred opposite start", example: "0.25",
                 aliases: ["opening", "gapFraction"]),
             in: &spec)
         try v.visit(
@@ -94,7 +94,8 @@ extension RingParameter {
             in: &spec)
         try v.visit(
             .segmentGap, \.segmentGap, Absent(LengthGrammar(limit: RingLimits.segmentGap, absence: .segmentGap)),
-            ParameterAbout(.shape, "Segment gap", "gap between segments in px, along the centre line", example: "6"),
+            ParameterAbout(
+                .shape, "Gap between segments", "gap between segments in px, along the centre line", example: "6"),
             in: &spec)
         try v.visit(
             .ticks, \.ticks, Absent(CountGrammar(range: RingLimits.ticks)),
@@ -120,7 +121,7 @@ extension RingParameter {
             ParameterAbout(.size, "Track width", "track thickness in px", example: "6"), in: &spec)
         try v.visit(
             .gap, \.gap, Absent(LengthGrammar(limit: RingLimits.ringGap, absence: .gap)),
-            ParameterAbout(.size, "Ring gap", "space between concentric rings in px", example: "6"), in: &spec)
+            ParameterAbout(.size, "Gap between rings", "space between concentric rings in px", example: "6"), in: &spec)
         try v.visit(
             .color, \.colors,
             PerRing(ColorGrammar.bar, .empty),
