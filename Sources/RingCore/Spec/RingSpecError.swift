@@ -18,7 +18,7 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     case unfit(parameter: String, rule: String)
     /// A name that is not a parameter of the contract, with the parameter most likely meant
     /// (a near spelling or a known alias), if any. `parameter` is the name as the query had
-    /// it, made safe to show by ``displayName(_:)``.
+    /// it, quoted and escaped unless it is a plain ASCII name.
     case unknown(parameter: String, suggestion: String?)
 
     /// The parameter this error is about.
