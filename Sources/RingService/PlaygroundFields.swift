@@ -1,10 +1,10 @@
 import RingCore
 
-/// The playground's form controls as a JavaScript array, derived from the contract's
-/// parameter table: a parameter added to the table gets its control here without a line of
-/// page code. Grouped as the docs group them.
+/// The playground's form controls as JavaScript arrays, derived from the contract's parameter
+/// table: a parameter added to the table gets its control here without a line of page code.
+/// Grouped as the docs group them, one fieldset a group.
 enum PlaygroundFields {
-    /// `const fields = [...];`
+    /// `const groups = [...]; const fields = [...]; const presets = [...];`
     static let javaScript: String = {
         var lines: [String] = []
         for group in RingParameter.Group.allCases {
@@ -12,14 +12,47 @@ enum PlaygroundFields {
                 lines.append("  " + object(field(definition)))
             }
         }
-        return "const fields = [\n" + lines.joined(separator: ",\n") + ",\n];"
+        let groups = RingParameter.Group.allCases.map { group in
+            "  " + object([("name", .text(group.rawValue)), ("title", .text(title(of: group)))])
+        }
+        let presets = PlaygroundFields.presets.map {
+            "  " + object([("title", .text($0.title)), ("query", .text($0.query))])
+        }
+        return "const groups = [\n" + groups.joined(separator: ",\n") + ",\n];\n"
+            + "const fields = [\n" + lines.joined(separator: ",\n") + ",\n];\n"
+            + "const presets = [\n" + presets.joined(separator: ",\n") + ",\n];"
     }()
+
+    /// A fieldset's legend.
+    static func title(of group: RingParameter.Group) -> String {
+        switch group {
+        case .value: "Value and range"
+        case .shape: "Shape"
+        case .size: "Size and thickness"
+        case .colour: "Colours"
+        case .text: "Text"
+        case .effects: "Effects"
+        }
+    }
+
+    /// The preset row: a few rings from the catalogue the golden tests render, each showing
+    /// what a group of parameters does. Named by catalogue entry, so a preset cannot drift
+    /// from a ring the tests check; `PlaygroundTests` fails when a name is not in it.
+    static let presetNames: [(title: String, example: String)] = [
+        ("Gauge", "slice"), ("Half", "half"), ("Segments", "segments"), ("Thresholds", "thresholds-high"),
+        ("Activity rings", "rings-activity"), ("Laps", "laps-gradient"), ("Ticks and target", "ticks-slice"),
+    ]
+
+    static let presets: [(title: String, query: String)] = presetNames.compactMap { preset in
+        RingExamples.all.first { $0.name == preset.example }.map { (preset.title, $0.query) }
+    }
 
     /// One control: its input type and attributes, the default the page leaves out of URLs,
     /// and for colours the swatch each scheme shows when the field is empty.
     private static func field(_ definition: RingParameter.Definition) -> [(String, Value)] {
         var field: [(String, Value)] = [
             ("name", .text(definition.name)), ("label", .text(definition.title)), ("hint", .text(definition.summary)),
+            ("group", .text(definition.group.rawValue)),
         ]
         let literal = definition.defaultValue ?? ""
         switch definition.kind {

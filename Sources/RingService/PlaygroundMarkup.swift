@@ -1,3 +1,5 @@
+import RingCore
+
 /// The playground's HTML, CSS and JavaScript. Kept apart from the response so the policy
 /// hashes cover exactly the text between `<script>` / `<style>` and their end tags.
 enum PlaygroundMarkup {
@@ -16,33 +18,92 @@ enum PlaygroundMarkup {
         <body>
         <header><h1>ring</h1><p>Build a progress ring, then copy its URL.</p></header>
         <main>
-        <form id="controls" aria-label="Ring parameters"></form>
-        <section id="result" aria-label="Preview and snippets">
-        <div id="stage"><img id="preview" alt="Ring preview"></div>
+        <section id="pane" aria-label="Preview and snippets">
+        <div id="stage"><img id="preview" alt=""></div>
         <p id="status" role="status" aria-live="polite"></p>
+        <div id="presets" role="group" aria-label="Examples"></div>
         <fieldset id="format"><legend>Image format</legend>
         <label><input type="radio" name="format" value="svg" id="format-svg" checked> SVG</label>
         <label><input type="radio" name="format" value="png" id="format-png"> PNG (e-mail, chat, og:image)</label>
         </fieldset>
-        <div id="snippets"></div>
+        <p id="png-note" class="note" hidden>A PNG cannot follow the reader's colour scheme: under
+        <code>theme=auto</code> it draws the light scheme. For a dark page,
+        <button type="button" id="use-dark">use theme=dark</button>, or the
+        <code>&lt;picture&gt;</code> pair below.</p>
+        <div id="snippets"><p id="invalid" class="invalid" role="alert" hidden></p></div>
         </section>
+        <form id="controls" aria-label="Ring parameters"></form>
         </main>
-        <footer><p>Every parameter is described in the project's docs/parameters.md.</p></footer>
+        \(reference)
+        <footer><nav aria-label="Documentation"><a href="#reference">Parameter reference</a> ·
+        <a id="json-link" href="/ring.json?p=72">This ring as JSON (/ring.json)</a></nav>
+        <p>The guides are in the project's <code>docs/</code>: embedding.md (README, e-mail, Slack),
+        parameters.md, operations.md. <code>ring parameters</code> prints the table above.</p></footer>
         <script>\(script)</script>
         </body>
         </html>
         """
     }
 
+    /// Every parameter with its meaning, values and default, from the table the parser reads:
+    /// the reference the footer links to, true for this server's version.
+    static let reference: String = {
+        var rows = ""
+        for group in RingParameter.Group.allCases {
+            rows +=
+                "<tr class=\"group\"><th colspan=\"4\" scope=\"rowgroup\">"
+                + escaped(PlaygroundFields.title(of: group)) + "</th></tr>\n"
+            for definition in RingParameter.Definition.all where definition.group == group {
+                rows +=
+                    "<tr id=\"r-\(definition.name)\"><td><code>\(definition.name)</code></td><td>"
+                    + [definition.summary, definition.values, definition.defaultText].map(escaped)
+                    .joined(separator: "</td><td>") + "</td></tr>\n"
+            }
+        }
+        return """
+            <section id="reference" aria-labelledby="reference-title">
+            <h2 id="reference-title">Parameters</h2>
+            <div class="table"><table>
+            <thead><tr><th scope="col">name</th><th scope="col">meaning</th><th scope="col">values</th>\
+            <th scope="col">default</th></tr></thead>
+            <tbody>
+            \(rows)</tbody></table></div>
+            </section>
+            """
+    }()
+
+    /// Text as HTML character data and attribute values.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    /// Desktop: controls on the left, the preview and snippets in a sticky column on the right.
+    /// Phone (up to 760 px): the column dissolves (`display: contents`) so the preview sits
+    /// above the controls and stays at the top while they scroll under it, and the snippets
+    /// come after the controls.
     static let style = #"""
-        :root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--field:#f6f8fa;--accent:#0969da;--error:#d1242f;--stage:#f6f8fa}
-        @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--field:#151b23;--accent:#4493f8;--error:#f85149;--stage:#151b23}}
+        :root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--field:#f6f8fa;--accent:#0969da;--error:#d1242f;--stage:#f6f8fa;--note:#fff8c5}
+        @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--field:#151b23;--accent:#4493f8;--error:#f85149;--stage:#151b23;--note:#272115}}
         *{box-sizing:border-box}
+        [hidden]{display:none!important}
         body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
         header,footer{padding:1rem 1.5rem}header h1{margin:0;font-size:1.5rem}header p,footer p{margin:.25rem 0 0;color:var(--muted)}
-        main{display:grid;grid-template-columns:minmax(280px,420px) 1fr;gap:1.5rem;padding:0 1.5rem}
-        @media (max-width:760px){main{grid-template-columns:1fr}}
-        form{display:grid;grid-template-columns:1fr 1fr;gap:.6rem .9rem;align-content:start}
+        a{color:var(--accent)}
+        main{display:grid;grid-template-columns:minmax(300px,440px) minmax(0,1fr);gap:1.5rem;padding:0 1.5rem;align-items:start}
+        #controls{grid-column:1;grid-row:1}
+        #pane{grid-column:2;grid-row:1;position:sticky;top:.75rem;max-height:calc(100vh - 1.5rem);overflow-y:auto;padding-bottom:.5rem}
+        fieldset.group{border:1px solid var(--line);border-radius:8px;margin:0 0 .9rem;padding:.4rem .8rem .8rem;display:grid;grid-template-columns:1fr 1fr;gap:.6rem .9rem;min-width:0}
+        fieldset.group legend{font-weight:700;padding:0 .3rem}
         .field{display:flex;flex-direction:column;gap:.2rem;min-width:0}
         .field.wide{grid-column:1/-1}
         label{font-weight:600;font-size:.85rem}
@@ -51,24 +112,52 @@ enum PlaygroundMarkup {
         input[type=checkbox]{width:auto;align-self:flex-start;margin:.3rem 0}
         input[type=range]{padding:0}
         input[type=color]{width:2.4rem;height:2.1rem;padding:.1rem;flex:none}
+        output{font-variant-numeric:tabular-nums;min-width:2.6rem;text-align:right;align-self:center}
         .pair{display:flex;gap:.4rem}
-        input:focus-visible,select:focus-visible,button:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
+        input:focus-visible,select:focus-visible,button:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:1px}
         [aria-invalid=true]{border-color:var(--error)}
         .error{color:var(--error);font-size:.8rem;min-height:0}
         input[type=color].none{opacity:.25}
         .error:empty{display:none}
         #stage{display:flex;align-items:center;justify-content:center;min-height:280px;background:var(--stage);border:1px solid var(--line);border-radius:10px;padding:1rem}
-        #preview{max-width:100%;height:auto}
-        #status{color:var(--muted);min-height:1.4em}
+        #preview{max-width:100%;max-height:60vh;height:auto;object-fit:contain}
+        #status{color:var(--muted);min-height:1.4em;margin:.4rem 0}
+        #presets{display:flex;flex-wrap:wrap;gap:.4rem}
+        #presets button{color:var(--fg);background:var(--field);border:1px solid var(--line)}
         #format{border:1px solid var(--line);border-radius:6px;margin:.6rem 0;padding:.3rem .7rem;display:flex;gap:1.2rem;align-items:center}
         #format legend{font-weight:600;font-size:.85rem;padding:0 .3rem}
         #format label{font-weight:400;display:inline-flex;align-items:center;gap:.35rem}
         #format input{width:auto;margin:0}
+        .note{background:var(--note);border:1px solid var(--line);border-radius:6px;padding:.5rem .7rem;margin:.6rem 0;font-size:.9rem}
+        .note button{padding:.15rem .5rem}
+        .invalid{color:var(--error);border:1px solid var(--error);border-radius:6px;padding:.5rem .7rem;margin:.6rem 0}
         .snippet{margin:.8rem 0}
         .snippet label{display:block;margin-bottom:.2rem}
-        .snippet .pair{align-items:stretch}
-        textarea{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:inherit;background:var(--field);border:1px solid var(--line);border-radius:6px;padding:.4rem .5rem;width:100%;resize:vertical}
+        .snippet .pair{align-items:flex-start}
+        textarea{font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;color:inherit;background:var(--field);border:1px solid var(--line);border-radius:6px;padding:.4rem .5rem;width:100%;resize:vertical;overflow:hidden}
+        textarea:disabled{opacity:.5}
         button{font:inherit;font-size:.85rem;color:#fff;background:var(--accent);border:0;border-radius:6px;padding:.35rem .8rem;cursor:pointer;flex:none}
+        button:disabled{opacity:.4;cursor:not-allowed}
+        #reference{padding:1rem 1.5rem}#reference h2{font-size:1.2rem;margin:0 0 .5rem}
+        .table{overflow-x:auto}
+        table{border-collapse:collapse;font-size:.85rem}
+        th,td{text-align:left;vertical-align:top;border-bottom:1px solid var(--line);padding:.3rem .6rem}
+        tr.group th{padding-top:.9rem;font-size:.95rem}
+        footer nav a{margin-right:.3rem}
+        @media (max-width:760px){
+        header,footer,#reference{padding:.75rem}
+        main{grid-template-columns:minmax(0,1fr);gap:.6rem;padding:0 .75rem}
+        #pane{display:contents}
+        #stage{position:sticky;top:0;z-index:2;order:0;min-height:0;height:30vh;padding:.5rem;border-radius:0 0 10px 10px;border-top:0}
+        #preview{max-height:100%}
+        #status{order:1;margin:0}
+        #presets{order:2}
+        #controls{order:3;grid-column:auto;grid-row:auto}
+        #format{order:4}
+        #png-note{order:5}
+        #snippets{order:6}
+        fieldset.group{grid-template-columns:1fr}
+        }
         """#
 
     static let script = #"""
@@ -78,8 +167,12 @@ enum PlaygroundMarkup {
         const preview = document.getElementById("preview");
         const status = document.getElementById("status");
         const snippets = document.getElementById("snippets");
+        const invalid = document.getElementById("invalid");
+        const pngNote = document.getElementById("png-note");
+        const jsonLink = document.getElementById("json-link");
         const controls = {};
         const swatches = {};
+        const outputs = {};
         const probe = document.createElement("canvas").getContext("2d");
 
         function element(tag, attributes, text) {
@@ -89,6 +182,14 @@ enum PlaygroundMarkup {
           }
           if (text !== undefined) node.textContent = text;
           return node;
+        }
+
+        const fieldsets = {};
+        for (const group of groups) {
+          const set = element("fieldset", {class: "group", id: "g-" + group.name});
+          set.append(element("legend", {}, group.title));
+          fieldsets[group.name] = set;
+          form.append(set);
         }
 
         for (const field of fields) {
@@ -116,6 +217,12 @@ enum PlaygroundMarkup {
             swatches[field.name] = picker;
             pair.append(input, picker);
             box.append(pair);
+          } else if (field.type === "range") {
+            // A slider shows its value beside it.
+            const pair = element("div", {class: "pair"});
+            outputs[field.name] = element("output", {id: "o-" + field.name, for: id});
+            pair.append(input, outputs[field.name]);
+            box.append(pair);
           } else {
             box.append(input);
           }
@@ -123,26 +230,42 @@ enum PlaygroundMarkup {
           box.append(element("span", {class: "error", id: "e-" + field.name, role: "alert"}));
           input.addEventListener(field.type === "text" || field.type === "number" || field.type === "color" ? "input" : "change", update);
           if (field.type === "range") input.addEventListener("input", update);
-          form.append(box);
+          fieldsets[field.group].append(box);
+        }
+
+        const presetRow = document.getElementById("presets");
+        for (const preset of presets) {
+          const button = element("button", {type: "button", "data-query": preset.query}, preset.title);
+          button.addEventListener("click", () => { load(preset.query); update(); });
+          presetRow.append(button);
         }
 
         const snippetFields = [
           ["url", "Image URL"], ["markdown", "Markdown"], ["html", "HTML"], ["picture", "Light and dark (<picture>)"],
         ];
         const snippetAreas = {};
+        const copyButtons = {};
         for (const [key, title] of snippetFields) {
           const box = element("div", {class: "snippet"});
           const id = "s-" + key;
           box.append(element("label", {for: id}, title));
           const pair = element("div", {class: "pair"});
-          const area = element("textarea", {id: id, readonly: true, rows: key === "picture" ? "4" : "2"});
+          const area = element("textarea", {id: id, readonly: true, rows: "1"});
           const button = element("button", {type: "button", id: "copy-" + key, "aria-label": "Copy " + title}, "Copy");
           button.addEventListener("click", () => copy(area, button));
           pair.append(area, button);
           box.append(pair);
           snippets.append(box);
           snippetAreas[key] = area;
+          copyButtons[key] = button;
         }
+
+        // A snippet's box grows to its text, so every line shows, down to </picture>.
+        function fit(area) {
+          area.style.height = "auto";
+          area.style.height = (area.scrollHeight + area.offsetHeight - area.clientHeight) + "px";
+        }
+        addEventListener("resize", () => Object.values(snippetAreas).forEach(fit));
 
         function truthy(value) { return ["", "1", "true", "yes", "on"].includes(String(value).toLowerCase()); }
 
@@ -152,10 +275,11 @@ enum PlaygroundMarkup {
         for (const radio of document.querySelectorAll("input[name=format]")) radio.addEventListener("change", update);
         function format() { return formatPNG.checked ? "png" : "svg"; }
 
-        function load() {
-          formatPNG.checked = location.hash === "#png";
-          document.getElementById("format-svg").checked = !formatPNG.checked;
-          const params = new URLSearchParams(location.search);
+        document.getElementById("use-dark").addEventListener("click", () => { controls.theme.value = "dark"; update(); });
+
+        // The controls from a query string: the page's own, or a preset's.
+        function load(search) {
+          const params = new URLSearchParams(search);
           for (const field of fields) {
             const input = controls[field.name];
             const value = params.get(field.name);
@@ -209,69 +333,106 @@ enum PlaygroundMarkup {
           return text.replace(/[&<>"']/g, c => ({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"})[c]);
         }
 
+        // Every change asks /ring.json for the service's own reading of the query: its errors go
+        // next to the controls they name, and the snippets are offered only for a ring the
+        // service would draw. `sequence` drops answers to queries that have since changed.
         let sequence = 0;
         function update() {
           paintSwatches();
+          for (const [name, output] of Object.entries(outputs)) output.textContent = controls[name].value;
           const q = query();
           const kind = format();
-          const src = "/ring." + kind + "?" + q;
-          preview.src = src;
+          preview.src = "/ring." + kind + "?" + q;
           // A PNG at scale 2 has twice the pixels: show it at the ring's size, as the snippets do.
           preview.style.width = kind === "png" ? (controls.size.value.trim() || "120") + "px" : "";
           history.replaceState(null, "", "?" + q + (kind === "png" ? "#png" : ""));
-          const base = location.origin + "/ring." + kind + "?";
-          const url = base + q;
-          const title = controls.title.value.trim();
-          const alt = title || ("Progress: " + (controls.p.value.trim() || "?"));
-          snippetAreas.url.value = url;
-          snippetAreas.markdown.value = "![" + alt.replace(/[\[\]]/g, "") + "](" + url + ")";
-          const size = controls.size.value.trim() || "120";
-          const height = controls.half.checked ? "" : " height=\"" + escapeHTML(size) + "\"";
-          snippetAreas.html.value = "<img src=\"" + escapeHTML(url) + "\" width=\"" + escapeHTML(size) + "\"" + height + " alt=\"" + escapeHTML(alt) + "\">";
-          snippetAreas.picture.value = "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"" +
-            escapeHTML(base + query({theme: "dark"})) + "\">\n  <img src=\"" + escapeHTML(base + query({theme: "light"})) +
-            "\" alt=\"" + escapeHTML(alt) + "\">\n</picture>";
-          ++sequence;
+          jsonLink.href = "/ring.json?" + q;
+          pngNote.hidden = !(kind === "png" && controls.theme.value === "auto");
+          const mine = ++sequence;
           retries = 0;
+          snippets.setAttribute("aria-busy", "true");
+          fetch("/ring.json?" + q).then(response => response.json()).then(body => {
+            if (mine === sequence) describe(body, q, kind);
+          }).catch(() => { if (mine === sequence) status.textContent = "The service did not answer."; });
         }
 
-        // Once the preview has loaded (or failed), ask for the same image with HEAD, now a cache
-        // hit, for its X-Ring-Error: asking at the same time as the image would make a new large
-        // PNG two renders at once, and the second could be turned away (503).
+        function describe(body, q, kind) {
+          snippets.removeAttribute("aria-busy");
+          showErrors(body.errors || []);
+          const refusal = body.valid ? body[kind].error : null;
+          if (!body.valid || refusal) {
+            const messages = refusal ? [refusal] : body.errors.map(error => error.message);
+            invalid.textContent = (refusal ? "The service would refuse this " + kind.toUpperCase() : "This query is invalid")
+              + ", so there is nothing to copy yet: " + messages.join("; ") + ".";
+            invalid.hidden = false;
+            for (const key in snippetAreas) {
+              snippetAreas[key].value = "";
+              snippetAreas[key].disabled = true;
+              copyButtons[key].disabled = true;
+              fit(snippetAreas[key]);
+            }
+            preview.alt = "Error image: " + messages[0];
+            return;
+          }
+          invalid.hidden = true;
+          const base = location.origin + "/ring." + kind + "?";
+          const url = base + q;
+          // The title when there is one, else every ring's percentage as its label writes it.
+          const alt = controls.title.value.trim() || body.rings.map(ring => ring.percentageText).join(", ");
+          preview.alt = alt;
+          const size = body[kind].width / (kind === "png" ? Number(controls.scale.value || "1") : 1);
+          const height = body[kind].height / (kind === "png" ? Number(controls.scale.value || "1") : 1);
+          const text = {
+            url: url,
+            markdown: "![" + alt.replace(/[\[\]]/g, "") + "](" + url + ")",
+            html: "<img src=\"" + escapeHTML(url) + "\" width=\"" + size + "\" height=\"" + height + "\" alt=\"" + escapeHTML(alt) + "\">",
+            picture: "<picture>\n  <source media=\"(prefers-color-scheme: dark)\" srcset=\"" +
+              escapeHTML(base + query({theme: "dark"})) + "\">\n  <img src=\"" + escapeHTML(base + query({theme: "light"})) +
+              "\" width=\"" + size + "\" height=\"" + height + "\" alt=\"" + escapeHTML(alt) + "\">\n</picture>",
+          };
+          for (const key in snippetAreas) {
+            snippetAreas[key].value = text[key];
+            snippetAreas[key].disabled = false;
+            copyButtons[key].disabled = false;
+            fit(snippetAreas[key]);
+          }
+        }
+
+        // A busy service answers an image with 503: ask with HEAD for its Retry-After, and load
+        // the image again after it, a few times. (Asking at the same time as the image would
+        // make a new large PNG two renders at once.)
         let retries = 0;
-        function checkPreview() {
+        preview.addEventListener("error", () => {
           const mine = sequence;
           const src = preview.getAttribute("src");
           fetch(src, {method: "HEAD"}).then(response => {
-            if (mine !== sequence) return;
-            if (response.status === 503 && retries < 5) {
-              status.textContent = "The service is busy rendering; trying again.";
-              retries += 1;
-              const delay = 1000 * Number(response.headers.get("Retry-After") || "1");
-              setTimeout(() => { if (mine === sequence) preview.src = src.replace(/&retry=\d+$/, "") + "&retry=" + retries; }, delay);
-              return;
-            }
-            showError(response.headers.get("X-Ring-Error"));
+            if (mine !== sequence || response.status !== 503 || retries >= 5) return;
+            status.textContent = "The service is busy rendering; trying again.";
+            retries += 1;
+            const delay = 1000 * Number(response.headers.get("Retry-After") || "1");
+            setTimeout(() => { if (mine === sequence) preview.src = src.replace(/&retry=\d+$/, "") + "&retry=" + retries; }, delay);
           }).catch(() => { if (mine === sequence) status.textContent = "The service did not answer."; });
-        }
-        preview.addEventListener("load", checkPreview);
-        preview.addEventListener("error", checkPreview);
+        });
+        preview.addEventListener("load", () => { if (status.textContent.startsWith("The service is busy")) status.textContent = ""; });
 
-        function showError(message) {
+        // Each error next to the control it names; one naming no control (an unknown
+        // parameter, the whole query) in the status line.
+        function showErrors(errors) {
+          const unplaced = [];
           for (const field of fields) {
             document.getElementById("e-" + field.name).textContent = "";
             controls[field.name].removeAttribute("aria-invalid");
           }
-          if (!message) { status.textContent = ""; return; }
-          const name = message.split(":")[0];
-          const slot = document.getElementById("e-" + name);
-          if (slot) {
-            slot.textContent = message;
-            controls[name].setAttribute("aria-invalid", "true");
-            status.textContent = "";
-          } else {
-            status.textContent = message;
+          for (const error of errors) {
+            const slot = document.getElementById("e-" + error.parameter);
+            if (slot && controls[error.parameter]) {
+              slot.textContent = (slot.textContent ? slot.textContent + " " : "") + error.message;
+              controls[error.parameter].setAttribute("aria-invalid", "true");
+            } else {
+              unplaced.push(error.message);
+            }
           }
+          status.textContent = unplaced.join("; ");
         }
 
         function copy(area, button) {
@@ -285,7 +446,9 @@ enum PlaygroundMarkup {
           }
         }
 
-        load();
+        formatPNG.checked = location.hash === "#png";
+        document.getElementById("format-svg").checked = !formatPNG.checked;
+        load(location.search);
         update();
         """#
 }

@@ -42,7 +42,9 @@ extension RingService {
             json.string(digest.description)
             json.key("rings")
             json.array { json in
-                for index in 0..<spec.ringCount { Self.write(spec.ring(index), into: &json) }
+                for index in 0..<spec.ringCount {
+                    Self.write(spec.ring(index), text: RingScene.percentageText(spec, ring: index), into: &json)
+                }
             }
             json.key("parameters")
             json.object { json in
@@ -103,8 +105,9 @@ extension RingService {
         }
     }
 
-    /// One ring's values: as given, and as drawn (the fraction of the arc, the percentage).
-    private static func write(_ ring: RingSpec.Ring, into json: inout JSONWriter) {
+    /// One ring's values: as given, and as drawn (the fraction of the arc, the percentage, and
+    /// the percentage as the label writes it, which the playground uses for alt text).
+    private static func write(_ ring: RingSpec.Ring, text: String, into json: inout JSONWriter) {
         json.object { json in
             for (name, value) in [("value", ring.value), ("min", ring.minimum), ("max", ring.maximum)] {
                 json.key(name)
@@ -116,6 +119,8 @@ extension RingService {
             json.number(ring.fraction)
             json.key("percentage")
             json.number(ring.percentage)
+            json.key("percentageText")
+            json.string(text)
         }
     }
 

@@ -36,6 +36,7 @@ import Testing
         #expect(rings.count == 2)
         #expect(rings[0]["value"] as? Double == 72 && rings[0]["target"] as? Double == 80)
         #expect(rings[0]["fraction"] as? Double == 0.72 && rings[0]["percentage"] as? Double == 72)
+        #expect(rings[0]["percentageText"] as? String == "72%" && rings[1]["percentageText"] as? String == "40%")
         #expect(rings[1]["value"] as? Double == 40 && rings[1]["target"] is NSNull)
         #expect(rings[1]["min"] as? Double == 0 && rings[1]["max"] as? Double == 100)
         for (name, image, size) in [("svg", svg, 120), ("png", png, 240)] {

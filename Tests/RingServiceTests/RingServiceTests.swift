@@ -266,6 +266,29 @@ final class InProcessService {
         #expect(page.contains(fields))
     }
 
+    /// Each preset is a ring of the catalogue the golden tests render, and a valid one.
+    @Test func playgroundPresetsAreCatalogueRings() throws {
+        #expect(
+            PlaygroundFields.presets.count == PlaygroundFields.presetNames.count, "a preset names no catalogue ring")
+        for preset in PlaygroundFields.presets {
+            #expect(throws: Never.self, "\(preset.title)") { try RingSpec(query: preset.query) }
+            #expect(PlaygroundFields.javaScript.contains("{title: \"\(preset.title)\", query: \""))
+        }
+    }
+
+    /// The page's parameter reference has one row per parameter of the table, its text
+    /// escaped: a summary such as title's "<title> and aria-label" must not become markup.
+    @Test func playgroundReferenceListsEveryParameter() throws {
+        let page = try InProcessService().get("/").text
+        let rows = page.components(separatedBy: "<tr id=\"r-").count - 1
+        #expect(rows == RingParameter.Definition.all.count)
+        for definition in RingParameter.Definition.all {
+            #expect(page.contains("<tr id=\"r-\(definition.name)\"><td><code>\(definition.name)</code></td>"))
+        }
+        #expect(page.contains("&lt;title&gt; and aria-label"))
+        #expect(!page.contains("(<title> and aria-label)"))
+    }
+
     /// The page's policy allows exactly its own inline script and style, by digest.
     @Test func playgroundPolicyHashesItsInlineCode() throws {
         let harness = try InProcessService()
