@@ -4,8 +4,9 @@
 # Run:    docker run --rm -p 8080:8080 ring
 #
 # Stage 1 compiles a release binary with the Swift standard library and Foundation linked in
-# statically, so stage 2 needs nothing but glibc and the system zlib (PNG's deflate), both in
-# debian:bookworm-slim (zlib1g is part of its base system).
+# statically, so stage 2 needs glibc and the system zlib (PNG's deflate), both in
+# debian:bookworm-slim (zlib1g is part of its base system), and for live values (src=) the
+# libcurl that FoundationNetworking's URLSession is built on, with the CA certificates.
 
 FROM swift:6.3-bookworm AS build
 WORKDIR /src
@@ -19,8 +20,12 @@ FROM debian:bookworm-slim
 # The PNG engine's fallback fonts, found at their standard paths: Droid Sans Fallback (Chinese,
 # Japanese; Apache 2.0) and NanumGothic Bold (Korean; SIL OFL 1.1). Their licences come with
 # the packages, in /usr/share/doc/fonts-droid-fallback and /usr/share/doc/fonts-nanum.
+# libcurl4 and ca-certificates are left unpinned on purpose: they take security updates, which a
+# pinned version would refuse once the archive moves on.
+# hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fonts-droid-fallback=1:6.0.1r16-1.1 fonts-nanum=20200506-1 \
+        libcurl4 ca-certificates \
     && rm -rf /var/lib/apt/lists/*
 COPY --from=build /out/ring /usr/local/bin/ring
 # An unprivileged user; the service reads only its font files and writes only to stdout.

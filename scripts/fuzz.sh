@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
 #
-#   scripts/fuzz.sh http|query|raster|font [SECONDS]
+#   scripts/fuzz.sh http|query|raster|font|json [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
 # provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. ByteGrammar (and
-# for raster and font, RingCore) is built first as an instrumented module of its own; for those
+# for raster, font and json, RingCore) is built first as an instrumented module of its own; for those
 # two the embedded font data and zlib are linked in too. An input that takes more than 10 s is a
 # failure (a hang). Findings land in
 # .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
 # test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh http|query|raster|font [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh http|query|raster|font|json [SECONDS]}
 seconds=${2:-60}
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"
@@ -41,7 +41,14 @@ case "$target" in
         printf 'module RingFontData {\n    header "%s"\n    export *\n}\n' \
             "$PWD/Sources/RingFontData/include/RingFontData.h" > "$out/module.modulemap"
         extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/font.o" "$out/normalization.o" -lz) ;;
-    *) echo "fuzz.sh: unknown target '$target' (http, query, raster or font)" >&2; exit 2 ;;
+    json)
+        # The source documents' parser, against RingCore for the field paths.
+        sources=(Sources/RingService/Live/JSONDocument.swift Tests/Fuzz/JSONDocumentFuzz.swift)
+        swiftc -O -sanitize=fuzzer,address -parse-as-library \
+            -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
+            -I "$out" -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
+        extra+=("$out/libRingCore.a") ;;
+    *) echo "fuzz.sh: unknown target '$target' (http, query, raster, font or json)" >&2; exit 2 ;;
 esac
 binary=$out/fuzz-$target
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \

@@ -68,6 +68,8 @@ public struct RingImage: Sendable {
         valid spec: RingSpec, format: Format, digest: RingDigest, limits: RasterLimits,
         fonts: LabelFonts = .embedded
     ) throws(RingImage.Refusal) {
+        // A live ring's values are a document's, which only the service reads.
+        guard !spec.isLive else { throw Refusal(message: Self.liveRefusal) }
         let scene = RingScene(spec: spec)
         if format == .png, let refusal = limits.refusal(scene, scale: spec.scale) {
             throw Refusal(message: refusal)
@@ -78,6 +80,11 @@ public struct RingImage: Sendable {
         self.scene = scene
         self.fonts = fonts
     }
+
+    /// Why a live ring (`src=`) is not drawn here: its values come from its document, which
+    /// `ring serve` reads (`RingSpec.resolving(values:maximums:)` gives the ring to draw).
+    public static let liveRefusal =
+        "src: a live ring is drawn by ring serve, which reads its document; write the values with p to draw it here"
 
     /// The image's size in pixels: a PNG's at its scale, an SVG's at 1.
     public var pixelSize: (width: Int, height: Int) {

@@ -45,6 +45,9 @@ public final class Metrics: Sendable {
         1e-6, 2e-6, 5e-6, 1e-5, 2e-5, 5e-5, 1e-4, 2e-4, 5e-4, 1e-3, 2e-3, 5e-3, 1e-2, 2.5e-2, 5e-2, 0.1, 0.25,
     ]
 
+    /// Fetch-duration bucket bounds in seconds, up to the default `--source-timeout` of 3 s.
+    static let sourceBuckets: [Double] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5]
+
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
     }
@@ -60,6 +63,13 @@ public final class Metrics: Sendable {
     private let renderCounts: [[Counter]]
     private let renderCount = [Counter(), Counter()]
     private let renderNanoseconds = [Counter(), Counter()]
+    /// Live values: fetches by result (`ok`, then ``SourceFailure/Kind``), their durations,
+    /// and answers with a stale value.
+    private let sourceFetches = (0...SourceFailure.Kind.allCases.count).map { _ in Counter() }
+    private let sourceFetchCounts = Metrics.sourceBuckets.map { _ in Counter() }
+    private let sourceFetchCount = Counter()
+    private let sourceFetchNanoseconds = Counter()
+    private let sourceStale = Counter()
     /// `ring_build_info`'s labels, and when the service started (seconds since 1970).
     private let version: String
     private let startTime: Double
@@ -121,6 +131,27 @@ public final class Metrics: Sendable {
         case .queueFull: queueFull.value.add(1, ordering: .relaxed)
         case .largePNG: pngRefused.value.add(1, ordering: .relaxed)
         }
+    }
+
+    /// Counts one source fetch: its result (nil for a document read) and how long it took.
+    func recordSourceFetch(_ failure: SourceFailure.Kind?, seconds: Double) {
+        let index = failure.map { SourceFailure.Kind.allCases.firstIndex(of: $0)! + 1 } ?? 0
+        sourceFetches[index].value.add(1, ordering: .relaxed)
+        sourceFetchCount.value.add(1, ordering: .relaxed)
+        sourceFetchNanoseconds.value.add(Int(seconds * 1e9), ordering: .relaxed)
+        if let bucket = Self.sourceBuckets.firstIndex(where: { seconds <= $0 }) {
+            sourceFetchCounts[bucket].value.add(1, ordering: .relaxed)
+        }
+    }
+
+    /// Counts a live ring answered with its last good value after a refresh failed.
+    func recordSourceStale() { sourceStale.value.add(1, ordering: .relaxed) }
+
+    /// Source fetches so far with `result` (`ok`, `timeout`, …).
+    func sourceFetches(_ result: String) -> Int {
+        let index =
+            result == "ok" ? 0 : (SourceFailure.Kind.allCases.firstIndex { $0.rawValue == result }.map { $0 + 1 } ?? -1)
+        return index < 0 ? 0 : sourceFetches[index].value.load(ordering: .relaxed)
     }
 
     /// The render pool as the scrape sees it.
@@ -201,10 +232,33 @@ public final class Metrics: Sendable {
             text += "ring_render_seconds_sum{\(label)} \(seconds)\n"
             text += "ring_render_seconds_count{\(label)} \(count)\n"
         }
+        family(
+            "ring_source_fetches_total", "counter",
+            "Fetches of live values' documents, by result: ok, or why the document could not be read.")
+        for (index, result) in (["ok"] + SourceFailure.Kind.allCases.map(\.rawValue)).enumerated() {
+            text +=
+                "ring_source_fetches_total{result=\"\(result)\"} \(sourceFetches[index].value.load(ordering: .relaxed))\n"
+        }
+        family(
+            "ring_source_fetch_seconds", "histogram", "Time a source fetch took, from name resolution to the last byte."
+        )
+        var cumulative = 0
+        for (bound, counter) in zip(Self.sourceBuckets, sourceFetchCounts) {
+            cumulative += counter.value.load(ordering: .relaxed)
+            text += "ring_source_fetch_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        let fetches = sourceFetchCount.value.load(ordering: .relaxed)
+        text += "ring_source_fetch_seconds_bucket{le=\"+Inf\"} \(fetches)\n"
+        text += "ring_source_fetch_seconds_sum \(Double(sourceFetchNanoseconds.value.load(ordering: .relaxed)) / 1e9)\n"
+        text += "ring_source_fetch_seconds_count \(fetches)\n"
         func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
             family(name, type, help)
             text += "\(name) \(value)\n"
         }
+        single(
+            "ring_source_stale_total", "counter",
+            "Live rings answered with their last good value because a refresh failed.",
+            sourceStale.value.load(ordering: .relaxed))
         single("ring_cache_hits_total", "counter", "Ring requests served from the response cache.", cache.hits)
         single("ring_cache_misses_total", "counter", "Ring requests whose query was not in the cache.", cache.misses)
         single(

@@ -96,6 +96,11 @@ enum PlaygroundFields {
                 ("type", .text("color")), ("def", .text("")), ("placeholder", .text(definition.defaultText)),
                 ("light", light.map { .text(hex($0)) } ?? .null), ("dark", dark.map { .text(hex($0)) } ?? .null),
             ]
+        case .source, .paths:
+            field += [
+                ("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example)),
+                ("wide", .flag(definition.kind == .source)),
+            ]
         case .colors, .thresholds:
             field += [("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example))]
         case .text:

@@ -284,7 +284,8 @@ enum PlaygroundMarkup {
             const input = controls[field.name];
             const value = params.get(field.name);
             if (field.type === "checkbox") input.checked = value !== null ? truthy(value) : field.def;
-            else input.value = value !== null ? value : (field.name === "p" ? "72" : field.def);
+            // A live ring (src=) has no p.
+            else input.value = value !== null ? value : (field.name === "p" && !params.has("src") ? "72" : field.def);
           }
         }
 
@@ -295,7 +296,8 @@ enum PlaygroundMarkup {
             let value = field.type === "checkbox" ? input.checked : input.value.trim();
             if (overrides && field.name in overrides) value = overrides[field.name];
             if (field.type === "checkbox") { if (value) params.append(field.name, "1"); continue; }
-            if (field.name === "p" || (value !== "" && value !== field.def)) params.append(field.name, value);
+            const required = field.name === "p" && controls.src.value.trim() === "";
+            if (required || (value !== "" && value !== field.def)) params.append(field.name, value);
           }
           // Commas separate list items (p=72,45,90) and need no escape in a query.
           return params.toString().replace(/%2C/gi, ",");

@@ -25,6 +25,8 @@ package final class RenderPool: Sendable {
         package var query: ResponseCache.Query
         /// When the request was taken in, for the access log.
         package var started: Double
+        /// For a live ring, the freshness its answer carries instead of a ring's caching.
+        var live: LiveFreshness?
 
         package init(request: HTTPRequest, reply: HTTPReply, query: ResponseCache.Query, started: Double) {
             self.request = request

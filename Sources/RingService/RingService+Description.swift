@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import RingCore
 import RingRaster
@@ -12,7 +13,12 @@ extension RingService {
     /// Nothing is rendered and nothing is cached: a description costs about what a new SVG's
     /// parse and admission cost, and its ETag is the digest of its own bytes, so it moves
     /// whenever anything in it does (a renderer version, the fonts, a limit).
-    func describe(_ request: HTTPRequest) -> HTTPResponse {
+    ///
+    /// A live ring's description (`src=`) reads its document first, as the image would: its
+    /// `rings` and formats are those of the ring the document's values make, `source` says
+    /// where they came from, and it is cached as that ring is. When the document gives no
+    /// ring, the answer is 502 with the error. It may be answered later, through `reply`.
+    func describe(_ request: HTTPRequest, reply: HTTPReply?, started: Double) -> HTTPResponse? {
         let query = request.query
         let errors: [RingSpecError]
         var spec: RingSpec?
@@ -22,50 +28,146 @@ extension RingService {
             errors = RingSpec.errors(inQuery: query)
             if errors.isEmpty { spec = try? RingSpec(query: query) }
         }
-        var json = JSONWriter()
-        guard var spec else {
-            json.object { json in
-                json.key("valid")
-                json.bool(false)
-                json.key("errors")
-                Self.write(errors, into: &json)
-            }
-            return Self.jsonResponse(.badRequest, json.bytes, cacheControl: errorCacheControl, request: request)
+        guard let spec else {
+            return invalid(
+                errors.map { error in
+                    let suggestion: String? = if case .unknown(_, let suggestion) = error { suggestion } else { nil }
+                    return (error.parameter, error.description, suggestion)
+                }, request)
         }
-        let digest = RingSpec.digest(of: &spec)
+        guard spec.isLive else { return described(spec, ring: spec, source: nil, request: request) }
+        guard let sources, let url = spec.source else {
+            return invalid(
+                [("src", "src: live values are disabled on this server (ring serve --source-allow HOSTS)", nil)],
+                request)
+        }
+        if let refusal = configuration.sources.refusal(of: url) {
+            return invalid([("src", "src: \(refusal)", nil)], request)
+        }
+        let answer: @Sendable (LiveSources.Answer) -> HTTPResponse = { [self] answer in
+            switch answer {
+            case .busy: return Self.busy
+            case .failure(let failure):
+                return invalid([("src", "src: \(failure.message)", nil)], request, status: .badGateway)
+            case .document(let document, let freshFor, let stale):
+                switch Self.read(spec, from: document) {
+                case .failure(let error):
+                    let parameter = String(error.message.prefix { $0 != ":" })
+                    return invalid([(parameter, error.message, nil)], request, status: .badGateway)
+                case .success(let ring):
+                    let freshness = LiveFreshness(
+                        format: .svg, maxAge: stale ? configuration.errorMaxAge : freshFor, stale: stale)
+                    return described(spec, ring: ring, source: (url, freshness), request: request)
+                }
+            }
+        }
+        guard let reply else {
+            let waited = Locked<LiveSources.Answer?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let now = sources.read(url) { fetched in
+                waited.withLock { $0 = fetched }
+                done.signal()
+            }
+            if let now { return answer(now) }
+            _ = done.wait(timeout: .now() + configuration.sources.timeout + 1)
+            guard let fetched = waited.withLock({ $0 }) else { return Self.busy }
+            return answer(fetched)
+        }
+        let now = sources.read(url) { [self] fetched in
+            reply.send(finish(request, .json, answer(fetched), "miss", started))
+        }
+        return now.map(answer)
+    }
+
+    /// 400 (or `status`) with every error, each with its parameter and any suggestion.
+    private func invalid(
+        _ errors: [(parameter: String, message: String, suggestion: String?)], _ request: HTTPRequest,
+        status: HTTPStatus = .badRequest
+    ) -> HTTPResponse {
+        var json = JSONWriter()
+        json.object { json in
+            json.key("valid")
+            json.bool(false)
+            json.key("errors")
+            json.array { json in
+                for error in errors {
+                    json.object { json in
+                        json.key("parameter")
+                        json.string(error.parameter)
+                        json.key("message")
+                        json.string(error.message)
+                        if let suggestion = error.suggestion {
+                            json.key("suggestion")
+                            json.string(suggestion)
+                        }
+                    }
+                }
+            }
+        }
+        return Self.jsonResponse(status, json.bytes, cacheControl: errorCacheControl, request: request)
+    }
+
+    /// 200 for a valid query: `query`'s identity (its canonical key and digest) and the ring
+    /// it draws, `ring`, which for a live ring is the one its document's values make.
+    private func described(
+        _ query: RingSpec, ring: RingSpec, source: (url: SourceURL, freshness: LiveFreshness)?, request: HTTPRequest
+    ) -> HTTPResponse {
+        var query = query
+        var ring = ring
+        var json = JSONWriter()
+        let digest = RingSpec.digest(of: &query)
+        let ringDigest = RingSpec.digest(of: &ring)
         json.object { json in
             json.key("valid")
             json.bool(true)
             json.key("canonical")
-            json.string(spec.canonicalKey)
+            json.string(query.canonicalKey)
             json.key("digest")
             json.string(digest.description)
             json.key("rings")
             json.array { json in
-                for index in 0..<spec.ringCount {
-                    Self.write(spec.ring(index), text: RingScene.percentageText(spec, ring: index), into: &json)
+                for index in 0..<ring.ringCount {
+                    Self.write(ring.ring(index), text: RingScene.percentageText(ring, ring: index), into: &json)
                 }
             }
             json.key("parameters")
             json.object { json in
-                for (name, value) in spec.canonicalParameters {
+                for (name, value) in query.canonicalParameters {
                     json.key(name)
                     json.string(value)
                 }
             }
+            if let source {
+                json.key("source")
+                json.object { json in
+                    json.key("url")
+                    json.string(source.url.description)
+                    json.key("state")
+                    json.string(source.freshness.stale ? "stale" : "fresh")
+                    json.key("maxAge")
+                    json.number(Double(source.freshness.maxAge))
+                }
+            }
             for format in ImageFormat.allCases {
                 json.key(format == .svg ? "svg" : "png")
-                write(spec, digest: digest, format: format, into: &json)
+                write(ring, digest: ringDigest, identity: query, format: format, into: &json)
             }
             json.key("errors")
             json.array { _ in }
         }
-        return Self.jsonResponse(.ok, json.bytes, cacheControl: ringCacheControl, request: request)
+        let cacheControl =
+            source.map {
+                "public, max-age=\($0.freshness.maxAge), stale-if-error=\(configuration.sources.stale)"
+            } ?? ringCacheControl
+        return Self.jsonResponse(.ok, json.bytes, cacheControl: cacheControl, request: request)
     }
 
     /// What the image route would answer for `spec` in `format`: its URL, ETag and size, or
     /// the message of the error image it would answer instead.
-    private func write(_ spec: RingSpec, digest: RingDigest, format: ImageFormat, into json: inout JSONWriter) {
+    /// The URL is `identity`'s: a live ring's stays its `src=` URL, which follows the document.
+    private func write(
+        _ spec: RingSpec, digest: RingDigest, identity: RingSpec, format: ImageFormat, into json: inout JSONWriter
+    ) {
         json.object { json in
             let image: RingImage
             do throws(RingImage.Refusal) {
@@ -84,7 +186,7 @@ extension RingService {
             }
             let scale = format == .png && spec.scale > 1 ? "&scale=\(spec.scale)" : ""
             json.key("url")
-            json.string("/ring.\(format == .svg ? "svg" : "png")?\(spec.canonicalKey)\(scale)")
+            json.string("/ring.\(format == .svg ? "svg" : "png")?\(identity.canonicalKey)\(scale)")
             json.key("etag")
             json.string(image.entityTag)
             let (width, height) = image.pixelSize
@@ -121,23 +223,6 @@ extension RingService {
             json.number(ring.percentage)
             json.key("percentageText")
             json.string(text)
-        }
-    }
-
-    private static func write(_ errors: [RingSpecError], into json: inout JSONWriter) {
-        json.array { json in
-            for error in errors {
-                json.object { json in
-                    json.key("parameter")
-                    json.string(error.parameter)
-                    json.key("message")
-                    json.string(error.description)
-                    if case .unknown(_, let suggestion?) = error {
-                        json.key("suggestion")
-                        json.string(suggestion)
-                    }
-                }
-            }
         }
     }
 

@@ -44,6 +44,12 @@ public final class RingService: HTTPResponder {
         self.errorHeaders = ImageFormat.allCases.map { [errorCacheControl] in
             ImageHeaders(format: $0, cacheControl: errorCacheControl)
         }
+        self.liveHeaders = ImageFormat.allCases.map { ImageHeaders(format: $0, cacheControl: nil) }
+        self.sources =
+            configuration.sources.isEnabled
+            ? LiveSources(
+                policy: configuration.sources, failureSeconds: configuration.errorMaxAge, metrics: metrics,
+                exemptEndpoints: configuration.sourceExemptEndpoints, clock: configuration.sourceClock) : nil
         let short = [("Cache-Control", "public, max-age=\(configuration.errorMaxAge)")] + Self.commonHeaders
         self.notFound = .text(.notFound, "not found\n", headers: short)
         self.methodNotAllowed = .text(
@@ -101,7 +107,9 @@ public final class RingService: HTTPResponder {
             case .later: return nil  // counted and logged when answered
             }
         case .json:
-            return finish(request, .json, describe(request), "-", started)  // its own ETag and preconditions
+            // Its own ETag and preconditions; a live ring's may be answered later.
+            guard let response = describe(request, reply: reply, started: started) else { return nil }
+            return finish(request, .json, response, "-", started)
         case .healthz:
             response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
         case .metrics:
@@ -120,7 +128,7 @@ public final class RingService: HTTPResponder {
     }
 
     /// Counts and logs an answer, and passes it on.
-    private func finish(
+    func finish(
         _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cacheState: String,
         _ started: Double
     ) -> HTTPResponse {
@@ -172,7 +180,7 @@ public final class RingService: HTTPResponder {
     }
 
     /// An image answered now (and whether from the cache), or later by a render thread.
-    private enum ImageOutcome {
+    enum ImageOutcome {
         case now(HTTPResponse, hit: Bool)
         case later
     }
@@ -191,18 +199,31 @@ public final class RingService: HTTPResponder {
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
             return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
-        var spec: RingSpec
+        let spec: RingSpec
         do {
             spec = try RingSpec(query: query.text)
         } catch {
             return .now(
                 errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
         }
+        if spec.isLive { return live(spec, request: request, format: format, reply: reply, started: started) }
+        return ring(spec, query: query, request: request, format: format, reply: reply, started: started)
+    }
+
+    /// A valid ring: its entry by digest, or its render, inline or on the pool. `query` is
+    /// what the entry is remembered under: the request's own, or for a live ring the query
+    /// of the ring its values make (`live` then gives the answer the live ring's caching).
+    func ring(
+        _ spec: RingSpec, query: ResponseCache.Query, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?,
+        started: Double, live: LiveFreshness? = nil
+    ) -> ImageOutcome {
+        var spec = spec
+        let loop = request.eventLoop
         let digest = RingSpec.digest(of: &spec)
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
         if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
-            return .now(Self.select(entry, for: request), hit: false)
+            return .now(respond(entry, to: request, live: live), hit: false)
         }
         let image: RingImage
         do throws(RingImage.Refusal) {
@@ -222,10 +243,11 @@ public final class RingService: HTTPResponder {
         guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
             let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
             cache.insert(entry, key: key, query: query)
-            return .now(Self.select(entry, for: request), hit: false)
+            return .now(respond(entry, to: request, live: live), hit: false)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
-        let waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
+        var waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
+        waiter.live = live
         switch pool.submit(key, waiter: waiter, gate: gate, render: job.entry) {
         case .queued, .joined:
             return .later
@@ -236,6 +258,12 @@ public final class RingService: HTTPResponder {
             metrics.recordRenderRefused(.largePNG)
             return .now(Self.busy, hit: false)
         }
+    }
+
+    /// A ring's entry as the answer to `request`: as cached, or with a live ring's freshness.
+    private func respond(_ entry: ResponseCache.Entry, to request: HTTPRequest, live: LiveFreshness?) -> HTTPResponse {
+        guard let live else { return Self.select(entry, for: request) }
+        return liveResponse(entry, to: request, freshness: live)
     }
 
     /// What is decided about a new ring before it is rendered: its estimated cost, the gate a
@@ -306,7 +334,7 @@ public final class RingService: HTTPResponder {
             } else {
                 cache.remember(waiter.query, as: key)
             }
-            let response = Self.select(entry, for: waiter.request)
+            let response = respond(entry, to: waiter.request, live: waiter.live)
             record(waiter, response)
             waiter.reply.send(response)
         }
@@ -320,7 +348,7 @@ public final class RingService: HTTPResponder {
 
     /// The answer to a new ring that cannot be rendered now: retry in a second, and no cache
     /// may keep it.
-    private static let busy = HTTPResponse.text(
+    static let busy = HTTPResponse.text(
         .serviceUnavailable, "busy: too many renders waiting, retry\n",
         headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
 
@@ -333,12 +361,22 @@ public final class RingService: HTTPResponder {
     /// for the box the query asked for, with the message in `X-Ring-Error` and a short max-age.
     /// It is cached like a ring, under the digest of its message and its box (the SVG's box
     /// ignores `scale`, as a ring's does), so a repeated invalid URL is a cache hit.
-    private func errorResponse(
-        message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query
+    ///
+    /// A live ring's failure is not cached here (`remember` false): its next request may see
+    /// the source answer, and the source cache already keeps the failure.
+    func errorResponse(
+        message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query,
+        remember: Bool = true
     ) -> HTTPResponse {
         metrics.recordRenderError(format == .svg ? .svg : .png)
         let answer = RingImage.error(
             message: message, query: query.text, format: format.image, fonts: configuration.fonts)
+        guard remember else {
+            let entry = Self.makeEntry(
+                body: answer.render(), etag: answer.entityTag, shared: errorHeaders[Int(format.rawValue)],
+                error: message)
+            return Self.select(entry, for: request)
+        }
         let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
         if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
             return Self.select(entry, for: request)
@@ -388,7 +426,7 @@ public final class RingService: HTTPResponder {
         }
     }
 
-    private static let preconditionFailed = HTTPResponse.text(
+    static let preconditionFailed = HTTPResponse.text(
         .preconditionFailed, "precondition failed\n", headers: commonHeaders)
 
     /// Header values stay printable ASCII: `…` becomes `...`, anything else is escaped.
@@ -408,13 +446,14 @@ public final class RingService: HTTPResponder {
 
     /// The constant headers of image responses, serialized once for all of them. The 304
     /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
-    fileprivate struct ImageHeaders: Sendable {
+    /// A live ring's have no `Cache-Control`: each answer carries its own freshness.
+    struct ImageHeaders: Sendable {
         var ok: HTTPHeaderBlock
         var notModified: HTTPHeaderBlock
         var lastModified: Int
 
-        init(format: ImageFormat, cacheControl: String) {
-            let cache = [("Cache-Control", cacheControl)]
+        init(format: ImageFormat, cacheControl: String?) {
+            let cache = cacheControl.map { [("Cache-Control", $0)] } ?? []
             lastModified = format.image.versionDate
             ok = HTTPHeaderBlock(
                 [("Content-Type", format.contentType)] + cache
@@ -429,6 +468,9 @@ public final class RingService: HTTPResponder {
     /// By ``ImageFormat`` raw value.
     private let ringHeaders: [ImageHeaders]
     private let errorHeaders: [ImageHeaders]
+    let liveHeaders: [ImageHeaders]
+    /// The documents live rings read; nil when no source host is allowed.
+    let sources: LiveSources?
     private let notFound: HTTPResponse
     private let methodNotAllowed: HTTPResponse
 

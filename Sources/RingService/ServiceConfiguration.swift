@@ -54,6 +54,16 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// The bounds on reading those fonts.
     public var fontLimits = FontLimits()
 
+    /// Live values: which documents rings may read, and the bounds on reading them. Off
+    /// unless hosts are allowed.
+    public var sources = SourcePolicy()
+    /// Addresses (`127.0.0.1:8123`) let through the source address check: for tests, whose
+    /// JSON server listens on loopback, so that redirects from it meet the check.
+    package var sourceExemptEndpoints: [String] = []
+    /// What the source cache reads the time from: the monotonic clock, or for tests one they
+    /// move by hand across time-to-live and staleness.
+    package var sourceClock = SourceClock.monotonic
+
     /// The allocator settings and the hand-back of free pages that hold the memory bound.
     public var memory = MemoryPolicy()
 

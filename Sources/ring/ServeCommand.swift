@@ -20,6 +20,19 @@ enum ServeCommand {
         var help: String
         var apply: Apply
 
+        /// A switch: no value, on when given.
+        var isSwitch: Bool { value.isEmpty }
+
+        /// A switch of the service's configuration.
+        static func `switch`(
+            _ name: String, _ help: String, _ path: any WritableKeyPath<ServiceConfiguration, Bool> & Sendable
+        ) -> Flag {
+            Flag(name: name, value: "", help: "\(help) (off)") { _, _, service, _ in
+                service[keyPath: path] = true
+                return true
+            }
+        }
+
         /// A whole number of the server's configuration, within `range`.
         static func server(
             _ name: String, _ value: String, _ help: String,
@@ -182,6 +195,46 @@ enum ServeCommand {
         .service(
             "--png-gate-pixels", "N", "PNGs larger than this many pixels need a render place", \.pngGatePixels,
             in: 0...67_108_864),
+        Flag(
+            name: "--source-allow", value: "HOSTS",
+            help:
+                "hosts live values (src=) may be read from: names or *.example.com, comma-separated; repeatable (none: off)"
+        ) { text, _, service, _ in
+            let patterns = text.split(separator: ",", omittingEmptySubsequences: false).map {
+                SourcePolicy.hostPattern(String($0))
+            }
+            guard !patterns.isEmpty, patterns.allSatisfy({ $0 != nil }) else { return false }
+            service.sources.allowedHosts += patterns.compactMap { $0 }
+            return true
+        },
+        .switch("--source-allow-http", "read live values over plain http too, for development", \.sources.allowHTTP),
+        .switch(
+            "--source-allow-private", "read live values from private, loopback and this server's addresses too",
+            \.sources.allowPrivate),
+        Flag(
+            name: "--source-timeout", value: "SECONDS",
+            help: "the most one fetch of a source may take, redirects included (\(defaults.service.sources.timeout))"
+        ) { text, _, service, _ in
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= 60 else { return false }
+            service.sources.timeout = seconds
+            return true
+        },
+        .service(
+            "--source-max-bytes", "BYTES", "largest source document read", \.sources.maxBytes, in: 1024...16_777_216),
+        .service("--source-redirects", "N", "redirects a fetch follows", \.sources.maxRedirects, in: 0...10),
+        .service(
+            "--source-ttl", "SECONDS", "how long a fetched value is used; a document's max-age may lengthen it",
+            \.sources.ttl, in: SourcePolicy.shortestTTL...SourcePolicy.longestTTL),
+        .service(
+            "--source-stale", "SECONDS", "how long the last good value is served while its source fails",
+            \.sources.stale, in: 0...2_592_000),
+        .service("--source-per-host", "N", "fetches running at once to one host", \.sources.perHost, in: 1...64),
+        .service(
+            "--source-queue", "N", "fetches that may wait for one host, else 503", \.sources.queuePerHost,
+            in: 0...65536),
+        .service(
+            "--source-cache-mb", "N", "source documents kept, in MiB", \.sources.cacheBytes, in: 1...4096,
+            scale: 1 << 20),
     ]
 
     static var usage: String {
@@ -261,7 +314,10 @@ enum ServeCommand {
             guard let flag = flags.first(where: { $0.name == name }) else {
                 Usage.fail("unknown option '\(argument)'", help: help)
             }
-            if value == nil {
+            if flag.isSwitch {
+                guard value == nil else { Usage.fail("\(name) takes no value", help: help) }
+                value = ""
+            } else if value == nil {
                 index += 1
                 guard index < arguments.count else { Usage.fail("\(name) needs a value (\(flag.value))", help: help) }
                 value = arguments[index]

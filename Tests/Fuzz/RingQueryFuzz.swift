@@ -3,7 +3,8 @@
 //
 // Input: arbitrary bytes taken as a query string.
 // Checks: no crash or trap; a valid spec renders well-formed XML with no script, event
-// attribute or external reference, and its canonical key parses back to the same spec; an
+// attribute or external reference, and its canonical key parses back to the same spec (a live
+// ring's too, and the ring its values make); an
 // invalid one gives an error naming a parameter of the contract, or an unknown name shown
 // safely with a suggestion from the contract, and `RingSpec.errors(inQuery:)` begins with it.
 
@@ -45,6 +46,19 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             precondition(line.x - half >= 0 && line.x + half <= scene.width, "error line outside its box")
         }
         return 0
+    }
+    // A live ring is drawn once its values are read: as the service does, with one value a
+    // ring (and a max when maxField asks for one), it must be a ring the URL could have written.
+    var spec = spec
+    if spec.isLive {
+        precondition((try? RingSpec(query: spec.canonicalKey)) == spec, "live canonical key does not round-trip")
+        let values = spec.fields.map { _ in "50" }
+        guard let ring = try? spec.resolving(values: values, maximums: spec.maxFields.map { _ in "100" }) else {
+            return 0
+        }
+        precondition(
+            !ring.isLive && (try? RingSpec(query: ring.canonicalKey)) == ring, "resolved ring does not round-trip")
+        spec = ring
     }
     let svg = RingRenderer.render(spec)
     // Bounded per bar: each ring writes its own elements (a gradient bar, up to 60 sub-arcs of

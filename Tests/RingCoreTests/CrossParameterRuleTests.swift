@@ -10,6 +10,11 @@ import Testing
         "\(parameter.rawValue)=\(parameter.definition.example)"
     }
 
+    /// The ring a conflict is tried on: a live one for `maxField`, which reads a document.
+    static func base(_ conflict: RingSpec.Conflict) -> String {
+        conflict.first == .maxField ? "src=https://example.com/ring.json&field=value&" : "p=50&"
+    }
+
     /// Every declared conflict refuses the pair in either order, naming both, and the first
     /// at its default does not conflict.
     @Test(arguments: RingSpec.conflicts.indices)
@@ -17,23 +22,25 @@ import Testing
         let conflict = RingSpec.conflicts[index]
         let expected = RingSpecError.conflict(parameter: conflict.first.rawValue, with: conflict.second.rawValue)
         let pair = [Self.given(conflict.first), Self.given(conflict.second)]
-        #expect(throws: expected) { try RingSpec(query: "p=50&" + pair.joined(separator: "&")) }
-        #expect(throws: expected) { try RingSpec(query: "p=50&" + pair.reversed().joined(separator: "&")) }
+        #expect(throws: expected) { try RingSpec(query: Self.base(conflict) + pair.joined(separator: "&")) }
+        #expect(throws: expected) { try RingSpec(query: Self.base(conflict) + pair.reversed().joined(separator: "&")) }
         // The second named at its default still conflicts: the query asks for both.
         if let literal = conflict.second.definition.defaultValue {
             #expect(throws: expected) {
-                try RingSpec(query: "p=50&\(Self.given(conflict.first))&\(conflict.second.rawValue)=\(literal)")
+                try RingSpec(
+                    query: Self.base(conflict) + "\(Self.given(conflict.first))&\(conflict.second.rawValue)=\(literal)")
             }
         }
         // The first at its default does not.
         if let literal = conflict.first.definition.defaultValue {
             #expect(throws: Never.self) {
-                try RingSpec(query: "p=50&\(conflict.first.rawValue)=\(literal)&\(Self.given(conflict.second))")
+                try RingSpec(
+                    query: Self.base(conflict) + "\(conflict.first.rawValue)=\(literal)&\(Self.given(conflict.second))")
             }
         }
         // A spec built in code with both is refused by validate().
-        var both = try RingSpec(query: "p=50&" + Self.given(conflict.first))
-        let other = try RingSpec(query: "p=50&" + Self.given(conflict.second))
+        var both = try RingSpec(query: Self.base(conflict) + Self.given(conflict.first))
+        let other = try RingSpec(query: Self.base(conflict) + Self.given(conflict.second))
         both.assign(conflict.second, from: other)
         #expect(throws: expected) { try both.validate() }
     }

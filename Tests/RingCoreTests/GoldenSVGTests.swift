@@ -67,7 +67,8 @@ import Testing
     @Test func catalogueCoversEveryParameter() {
         let used = Set(
             RingExamples.all.flatMap { $0.query.split(separator: "&").map { String($0.split(separator: "=")[0]) } })
-        for parameter in RingParameter.allCases {
+        // A live ring's parameters draw through a document's values: `LiveSourceTests`.
+        for parameter in RingParameter.allCases where ![.src, .field, .maxField].contains(parameter) {
             #expect(used.contains(parameter.rawValue), "no example uses \(parameter.rawValue)")
         }
     }

@@ -20,8 +20,7 @@ import Testing
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
         let base = Self.base(for: parameter)
-        let query =
-            parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
+        let query = Self.query(parameter, encode(definition.example))
         let spec = try RingSpec(query: query)
         #expect(spec.canonicalKey != (try RingSpec(query: base)).canonicalKey, "\(query)")
         #expect(spec.canonicalKey.contains("\(definition.name)="), "\(spec.canonicalKey)")
@@ -78,7 +77,7 @@ import Testing
             return
         }
         switch definition.kind {
-        case .colors, .thresholds, .text: return  // lists and text of their own
+        case .colors, .thresholds, .text, .source, .paths: return  // lists and text of their own
         case .decimal, .length, .integer, .boolean, .keyword, .color:
             #expect(failure(list)?.parameter == definition.name, "\(list) was accepted")
         }
@@ -118,6 +117,14 @@ import Testing
             #expect(failure("p=72&\(definition.name)=\(long)")?.description.contains("at most \(limit)") == true)
         case .decimal(nil), .boolean, .color:
             #expect(failure("p=72&\(definition.name)=%3Cx%3E")?.parameter == definition.name)
+        case .source:
+            let error = try #require(failure(Self.query(parameter, "ftp://example.com/x")))
+            #expect(error.parameter == definition.name && error.description.contains("http or https"), "\(error)")
+        case .paths:
+            let error = try #require(failure(Self.query(parameter, "a..b")))
+            #expect(error.parameter == definition.name, "\(error)")
+            let many = Array(repeating: "a", count: RingLimits.rings.upperBound + 1).joined(separator: ",")
+            #expect(failure(Self.query(parameter, many))?.parameter == definition.name)
         }
     }
 
@@ -195,12 +202,13 @@ import Testing
 
     /// Every parameter but `scale` changes what is drawn: the SVG differs even with the ids
     /// (which follow the digest) held equal.
-    @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
+    /// (A live ring's parameters change what is drawn through the values they read:
+    /// `LiveSourceTests` checks those.)
+    @Test(arguments: RingParameter.allCases.filter { $0 != .scale && !Self.live.contains($0) })
     func exampleValueChangesTheDrawing(parameter: RingParameter) throws {
         let definition = parameter.definition
         let base = Self.base(for: parameter)
-        let query =
-            parameter == .p ? "p=\(definition.example)" : "\(base)&\(definition.name)=\(encode(definition.example))"
+        let query = Self.query(parameter, encode(definition.example))
         let digest = try RingSpec(query: base).digest
         let drawn = RingRenderer.render(try RingSpec(query: query), digest: digest)
         #expect(drawn != RingRenderer.render(try RingSpec(query: base), digest: digest), "\(query)")
@@ -217,7 +225,23 @@ import Testing
         case .overflow: "p=130"
         case .targetColor: "p=72&target=80"
         case .tickColor: "p=72&ticks=10"
+        case .src, .field, .maxField: liveBase
         default: "p=72"
+        }
+    }
+
+    /// The parameters of a live ring, which has `src` and `field` instead of `p`.
+    static let live: Set<RingParameter> = [.src, .field, .maxField]
+    static let liveBase = "src=https://example.com/ring.json&field=value"
+
+    /// `parameter` at `value` on its ``base(for:)`` ring; `p` and a live ring's `src` and
+    /// `field` replace the base's.
+    static func query(_ parameter: RingParameter, _ value: String) -> String {
+        switch parameter {
+        case .p: "p=\(value)"
+        case .src: "src=\(value)&field=value"
+        case .field: "src=https://example.com/ring.json&field=\(value)"
+        default: "\(base(for: parameter))&\(parameter.rawValue)=\(value)"
         }
     }
 

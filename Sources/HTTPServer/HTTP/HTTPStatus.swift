@@ -19,6 +19,7 @@ public struct HTTPStatus: Sendable, Hashable {
     public static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
     public static let headerFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
     public static let notImplemented = HTTPStatus(code: 501, reason: "Not Implemented")
+    public static let badGateway = HTTPStatus(code: 502, reason: "Bad Gateway")
     public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
     public static let versionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 

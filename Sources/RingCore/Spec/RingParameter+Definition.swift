@@ -23,6 +23,10 @@ extension RingParameter {
         case thresholds(steps: ClosedRange<Int>)
         /// Text of at most `limit` Unicode scalars.
         case text(limit: Int)
+        /// An absolute URL (`src`).
+        case source
+        /// Paths into a JSON document (`field`, `maxField`).
+        case paths
     }
 
     /// One parameter, declared once. A class, so walking the table moves references, not

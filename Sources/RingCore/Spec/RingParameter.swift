@@ -6,7 +6,8 @@
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, target, slice, half, start, dir, overflow, segments, segmentGap, ticks, size, scale, width
+    case p, min, max, target, src, field, maxField, slice, half, start, dir, overflow, segments, segmentGap, ticks,
+        size, scale, width
     case trackWidth, gap, color, gradient, track, targetColor, tickColor
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
     case shadow, title
@@ -60,6 +61,22 @@ extension RingParameter {
             ParameterAbout(
                 .value, "Target", "a marker across the track at this value, in the units of p; none skips a ring",
                 example: "80", aliases: ["goal"]), in: &spec)
+        try v.visit(
+            .src, \.source, Absent(SourceGrammar()),
+            ParameterAbout(
+                .value, "Live source", "a JSON document to read the values from (live values); instead of p",
+                example: "https://example.com/coverage.json", default: "none",
+                aliases: ["source", "url", "endpoint", "json"]), in: &spec)
+        try v.visit(
+            .field, \.fields, Standard(FieldPathsGrammar(), []),
+            ParameterAbout(
+                .value, "Value field", "with src: the path of each ring's value in the document", example: "totals.pct",
+                default: "none", aliases: ["path", "query", "valuePath", "jsonPath"]), in: &spec)
+        try v.visit(
+            .maxField, \.maxFields, Standard(FieldPathsGrammar(), []),
+            ParameterAbout(
+                .value, "Max field", "with src: the path of max in the document; instead of max", example: "total",
+                default: "none", aliases: ["maxPath"]), in: &spec)
         try v.visit(
             .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
             ParameterAbout(

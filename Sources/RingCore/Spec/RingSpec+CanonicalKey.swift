@@ -65,7 +65,10 @@ private struct KeyWriter: ParameterVisitor, ~Copyable {
     ) {
         let value = spec[keyPath: field]
         guard codec.identifiesRing, !codec.isDefault(value, in: spec) else { return }
-        if parameter != .p { w.append(byte: UInt8(ascii: "&")) }  // p is always there, and first
+        // p is first, and always there but in a live ring, whose values are the document's:
+        // its placeholders stay out, and src comes first.
+        if parameter == .p, spec.source != nil { return }
+        if parameter != .p && parameter != .src { w.append(byte: UInt8(ascii: "&")) }
         w.append(name: parameter)
         w.append(byte: UInt8(ascii: "="))
         codec.write(value, into: &w)

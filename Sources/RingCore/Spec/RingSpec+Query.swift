@@ -58,6 +58,8 @@ private struct QueryParser {
     /// The pairs' errors, when ``collectsErrors``.
     var errors: [RingSpecError] = []
 
+    private static let sourcePosition = RingParameter.ordered.firstIndex(of: .src)!
+
     /// Fills ``spec`` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
         var pairStart = 0
@@ -76,8 +78,14 @@ private struct QueryParser {
             }
             index += 1
         }
-        // `p` is the table's first parameter: position 0.
-        guard seen.contains(0) else { throw .missing(parameter: RingParameter.p.rawValue) }
+        // `p` is the table's first parameter: position 0. A live ring has `src` instead, and
+        // one value a ring to hold the place of the document's until the service reads them.
+        let live = seen.contains(Self.sourcePosition)
+        if live, seen.contains(0) {
+            throw .conflict(parameter: RingParameter.p.rawValue, with: RingParameter.src.rawValue)
+        }
+        guard seen.contains(0) || live else { throw .missing(parameter: RingParameter.p.rawValue) }
+        if live, spec.values.isEmpty { spec.values = Array(repeating: 0, count: max(spec.fields.count, 1)) }
         guard errors.isEmpty else { return }
         try spec.validate(seen: seen)
         spec.normalize()

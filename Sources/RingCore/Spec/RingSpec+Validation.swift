@@ -9,6 +9,7 @@ extension RingSpec {
         Conflict(.half, .slice), Conflict(.half, .start), Conflict(.segments, .gradient),
         Conflict(.thresholds, .color), Conflict(.thresholds, .gradient), Conflict(.overflow, .slice),
         Conflict(.overflow, .half), Conflict(.overflow, .segments), Conflict(.ticks, .segments),
+        Conflict(.maxField, .max),
     ]
 
     /// Two parameters that cannot be used together, with their positions in the table.
@@ -44,6 +45,7 @@ extension RingSpec {
         {
             throw .conflict(parameter: conflict.first.rawValue, with: conflict.second.rawValue)
         }
+        try checkSource()
         guard tracks.count == 1 || !tracks.contains(.standard) else {
             throw .unfit(parameter: RingParameter.track.rawValue, rule: "a list needs a colour or none for every ring")
         }
@@ -55,11 +57,35 @@ extension RingSpec {
                     expected: "greater than min (\(ring.minimum))")
             }
             try Self.checkPercentage(of: ring.value, .p, in: ring)
-            // The title shows the target's percentage as the label shows p's.
-            if let target = ring.target { try Self.checkPercentage(of: target, .target, in: ring) }
+            // The title shows the target's percentage as the label shows p's. A max from the
+            // document is checked with the document's values.
+            if let target = ring.target, maxFields.isEmpty { try Self.checkPercentage(of: target, .target, in: ring) }
         }
         // Last: the layout needs every other number valid.
         try checkFit()
+    }
+
+    /// A live ring's paths: `field` with `src` and only with it, one path a ring (they count
+    /// the rings), and `maxField` with one path for every ring or one per ring.
+    private func checkSource() throws(RingSpecError) {
+        guard source != nil else {
+            for (parameter, paths) in [(RingParameter.field, fields), (.maxField, maxFields)] where !paths.isEmpty {
+                throw .unfit(parameter: parameter.rawValue, rule: "reads the document of src, which is not given")
+            }
+            return
+        }
+        guard !fields.isEmpty else {
+            throw .unfit(parameter: RingParameter.field.rawValue, rule: "is required with src: the path of the value")
+        }
+        guard fields.count == values.count else {
+            throw .unfit(
+                parameter: RingParameter.field.rawValue, rule: "\(fields.count) paths for \(values.count) values")
+        }
+        guard maxFields.count <= 1 || maxFields.count == fields.count else {
+            throw .unfit(
+                parameter: RingParameter.maxField.rawValue,
+                rule: "\(maxFields.count) paths for \(fields.count) rings: give one path, or one per ring")
+        }
     }
 
     /// `value`'s percentage of `ring`'s range is one the label and the title can show.

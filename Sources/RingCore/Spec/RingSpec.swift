@@ -57,6 +57,15 @@ public struct RingSpec: Sendable, Hashable {
     /// `target`: a marker across each ring's track at a value, in the units of `p`; one for
     /// every ring or one per ring, nil (`none`) for a ring without one.
     public var targets: [Double?] = Self.defaultTargets
+    /// `src`: a live ring's JSON document; nil for a ring whose values are in the URL. A spec
+    /// with a source is not drawn as it is: the service reads `fields` from the document and
+    /// draws ``resolving(values:maximums:)``'s ring. Until then `values` holds one 0 a ring.
+    public var source: SourceURL?
+    /// `field`: the path of each ring's value in the document, one per ring.
+    public var fields: [FieldPath] = []
+    /// `maxField`: the path of `max` in the document, one for every ring or one per ring;
+    /// empty when `max` is the URL's.
+    public var maxFields: [FieldPath] = []
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
     /// `half`: a semicircle gauge from 9 over 12 to 3 o'clock.

@@ -1,0 +1,225 @@
+import HTTPServer
+import RingCore
+
+/// The documents live rings read, kept per source URL, and the fetches that refresh them.
+///
+/// - **One fetch per URL**, whatever the number of requests waiting for it: the first request
+///   for a URL with no fresh document starts the fetch, and every request until it ends waits
+///   on that one.
+/// - **At most `perHost` fetches at once to one host**, the next `queuePerHost` waiting in
+///   order; a new source past those is answered busy (503), so a flood of distinct sources
+///   costs the host a bounded number of connections, and everything else goes on.
+/// - A document is **fresh** for `ttl` seconds, or the longer `max-age` it sent (up to a day);
+///   then the next request fetches it again. When that refresh fails, the last good document
+///   is served, **stale**, for up to `stale` seconds past its freshness.
+/// - A failure with no good document is kept for `failureSeconds` (the error image's
+///   `max-age`), so a broken source is not fetched on every request.
+/// - Documents are kept within `cacheBytes` of their bodies (a failure counts 256 bytes); past
+///   it the least recently used are dropped.
+///
+/// Thread-safe; answers waiting requests on the fetch's thread, never on an event loop.
+final class LiveSources: Sendable {
+    /// What a request for a source gets.
+    enum Answer: Sendable {
+        /// The document, and how long it stays fresh (0 when served stale).
+        case document(JSONDocument, freshFor: Int, stale: Bool)
+        case failure(SourceFailure)
+        /// Too many fetches wait for this host.
+        case busy
+    }
+
+    typealias Waiter = @Sendable (Answer) -> Void
+
+    private struct Entry {
+        var document: JSONDocument?
+        var freshUntil: Double = 0
+        var staleUntil: Double = 0
+        var failure: SourceFailure?
+        var failedUntil: Double = 0
+        var waiters: [Waiter] = []
+        var fetching = false
+        var bytes = LiveSources.failureBytes
+        var lastUsed: Double = 0
+    }
+
+    private struct Host {
+        var running = 0
+        var queue: [SourceURL] = []
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var hosts: [String: Host] = [:]
+        var bytes = 0
+    }
+
+    /// What a failure's entry counts against the byte budget.
+    static let failureBytes = 256
+
+    private let policy: SourcePolicy
+    private let failureSeconds: Int
+    private let fetcher: SourceFetcher
+    private let metrics: Metrics
+    private let clock: @Sendable () -> Double
+    private let state = Locked(State())
+
+    init(
+        policy: SourcePolicy, failureSeconds: Int, metrics: Metrics, exemptEndpoints: [String] = [],
+        clock: SourceClock = .monotonic
+    ) {
+        self.policy = policy
+        self.failureSeconds = failureSeconds
+        self.fetcher = SourceFetcher(policy: policy, exemptEndpoints: exemptEndpoints)
+        self.metrics = metrics
+        self.clock = { clock.now() }
+    }
+
+    /// Stops fetching: the service is going away (in tests, one service after another).
+    deinit { fetcher.invalidate() }
+
+    /// The answer for `url` now, or nil when it waits for a fetch: `waiter` is then called
+    /// once, with the answer, when the fetch ends.
+    func read(_ url: SourceURL, waiter: @escaping Waiter) -> Answer? {
+        let key = url.description
+        let now = clock()
+        var start = false
+        let answer = state.withLock { state -> Answer? in
+            var entry = state.entries[key] ?? Entry()
+            defer { state.entries[key] = entry }
+            entry.lastUsed = now
+            if let document = entry.document, now < entry.freshUntil {
+                return .document(document, freshFor: Int((entry.freshUntil - now).rounded()), stale: false)
+            }
+            if let failure = entry.failure, now < entry.failedUntil {
+                if let document = entry.document, now < entry.staleUntil {
+                    return .document(document, freshFor: 0, stale: true)
+                }
+                return .failure(failure)
+            }
+            if !entry.fetching {
+                var host = state.hosts[url.host] ?? Host()
+                if host.running >= policy.perHost {
+                    guard host.queue.count < policy.queuePerHost else { return .busy }
+                    host.queue.append(url)
+                } else {
+                    host.running += 1
+                    start = true
+                }
+                state.hosts[url.host] = host
+                entry.fetching = true
+            }
+            entry.waiters.append(waiter)
+            return nil
+        }
+        if case .document(_, _, true) = answer { metrics.recordSourceStale() }
+        if start { fetch(url) }
+        return answer
+    }
+
+    private func fetch(_ url: SourceURL) {
+        let started = clock()
+        fetcher.fetch(url) { [self] result in
+            let seconds = clock() - started
+            let outcome: Result<(JSONDocument, Int), SourceFailure> = result.flatMap { fetched in
+                do throws(JSONDocument.Refusal) {
+                    let document = try JSONDocument(fetched.body)
+                    // The document may keep its value longer, never shorter, and at most a day.
+                    let ttl = max(policy.ttl, min(fetched.maxAge ?? 0, SourcePolicy.longestTTL))
+                    return .success((document, ttl))
+                } catch {
+                    return .failure(SourceFailure(.notJSON, "the document is not JSON: \(error.reason)"))
+                }
+            }
+            metrics.recordSourceFetch(outcome.failureKind, seconds: seconds)
+            finish(url, outcome)
+        }
+    }
+
+    /// Stores a fetch's outcome, answers its waiters, and starts the host's next fetch.
+    private func finish(_ url: SourceURL, _ outcome: Result<(JSONDocument, Int), SourceFailure>) {
+        let key = url.description
+        let now = clock()
+        let (waiters, answer, next) = state.withLock { state -> ([Waiter], Answer, SourceURL?) in
+            var entry = state.entries[key] ?? Entry()
+            let answer: Answer
+            state.bytes -= entry.bytes
+            switch outcome {
+            case .success(let (document, ttl)):
+                entry.document = document
+                entry.freshUntil = now + Double(ttl)
+                entry.staleUntil = entry.freshUntil + Double(policy.stale)
+                entry.failure = nil
+                entry.bytes = max(document.bytes, Self.failureBytes)
+                answer = .document(document, freshFor: ttl, stale: false)
+            case .failure(let failure):
+                entry.failure = failure
+                entry.failedUntil = now + Double(failureSeconds)
+                if let document = entry.document, now < entry.staleUntil {
+                    answer = .document(document, freshFor: 0, stale: true)
+                } else {
+                    entry.document = nil
+                    entry.bytes = Self.failureBytes
+                    answer = .failure(failure)
+                }
+            }
+            state.bytes += entry.bytes
+            let waiters = entry.waiters
+            entry.waiters = []
+            entry.fetching = false
+            state.entries[key] = entry
+            var host = state.hosts[url.host] ?? Host()
+            var next: SourceURL?
+            if host.queue.isEmpty {
+                host.running -= 1
+            } else {
+                next = host.queue.removeFirst()  // the slot passes to it
+            }
+            state.hosts[url.host] = host.running == 0 && host.queue.isEmpty ? nil : host
+            Self.evict(&state, budget: policy.cacheBytes)
+            return (waiters, answer, next)
+        }
+        if case .document(_, _, true) = answer {
+            for _ in waiters { metrics.recordSourceStale() }
+        }
+        if let next { fetch(next) }
+        for waiter in waiters { waiter(answer) }
+    }
+
+    /// Drops the least recently used entries nobody waits for until the bodies fit `budget`.
+    private static func evict(_ state: inout State, budget: Int) {
+        guard state.bytes > budget else { return }
+        let idle = state.entries.filter { !$0.value.fetching }.sorted { $0.value.lastUsed < $1.value.lastUsed }
+        for (key, entry) in idle {
+            guard state.bytes > budget else { return }
+            state.entries[key] = nil
+            state.bytes -= entry.bytes
+        }
+    }
+
+    /// Documents and failures kept now, and the bytes they count.
+    var statistics: (entries: Int, bytes: Int) {
+        state.withLock { ($0.entries.count, $0.bytes) }
+    }
+}
+
+extension Result where Failure == SourceFailure {
+    fileprivate var failureKind: SourceFailure.Kind? {
+        if case .failure(let failure) = self { failure.kind } else { nil }
+    }
+}
+
+/// The time the source cache goes by, in seconds: the monotonic clock, moved forward by
+/// ``advance(by:)`` (tests cross a time-to-live without waiting for it).
+package final class SourceClock: Sendable, Equatable {
+    private let offset = Locked<Double>(0)
+
+    package static let monotonic = SourceClock()
+
+    package init() {}
+
+    package func now() -> Double { MonotonicClock.now() + offset.withLock { $0 } }
+
+    package func advance(by seconds: Double) { offset.withLock { $0 += seconds } }
+
+    package static func == (left: SourceClock, right: SourceClock) -> Bool { left === right }
+}

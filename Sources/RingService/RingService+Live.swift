@@ -1,0 +1,138 @@
+import Dispatch
+import HTTPServer
+import RingCore
+
+/// What a live ring's answer says of its value instead of a ring's year-long caching: how
+/// long it stays fresh, and whether it is the last good value of a failing source.
+struct LiveFreshness: Sendable {
+    var format: ImageFormat
+    /// `max-age`: the seconds the document stays fresh, or for a stale value the error
+    /// image's `max-age`, so clients ask again soon.
+    var maxAge: Int
+    var stale: Bool
+}
+
+/// Live values (`src`, `field`, `maxField`): a ring whose values a JSON document gives.
+///
+/// The request's spec is valid but not drawable until the document is read. With a fresh
+/// document at hand (``LiveSources``) the values are read and the ring they make is drawn at
+/// once, through the same cache and render path as any ring: its entry is the one of
+/// `p=VALUES&…`, so its ETag covers the values. Otherwise the request waits for the fetch,
+/// which answers it on a fetch thread; the event loop goes on with other requests.
+extension RingService {
+    func live(_ spec: RingSpec, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
+        -> ImageOutcome
+    {
+        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        func failure(_ message: String) -> ImageOutcome {
+            .now(
+                errorResponse(message: message, format: format, request: request, query: query, remember: false),
+                hit: false)
+        }
+        guard let sources, let url = spec.source else {
+            return failure("src: live values are disabled on this server (ring serve --source-allow HOSTS)")
+        }
+        if let refusal = configuration.sources.refusal(of: url) { return failure("src: \(refusal)") }
+        guard let reply else {
+            // No reply to keep (tests, tools): wait here, never on an event loop.
+            let waited = Locked<LiveSources.Answer?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let now = sources.read(url) { answer in
+                waited.withLock { $0 = answer }
+                done.signal()
+            }
+            if let now { return resolve(spec, now, request: request, format: format, reply: nil, started: started) }
+            _ = done.wait(timeout: .now() + configuration.sources.timeout + 1)
+            guard let answer = waited.withLock({ $0 }) else { return failure("src: the fetch did not finish") }
+            return resolve(spec, answer, request: request, format: format, reply: nil, started: started)
+        }
+        let now = sources.read(url) { [self] answer in
+            // On the fetch's thread: render here if cheap, else on the pool, which answers.
+            let outcome = resolve(spec, answer, request: request, format: format, reply: reply, started: started)
+            if case .now(let response, _) = outcome {
+                reply.send(finish(request, format == .svg ? .svg : .png, response, "miss", started))
+            }
+        }
+        guard let now else { return .later }
+        return resolve(spec, now, request: request, format: format, reply: reply, started: started)
+    }
+
+    /// The answer once the source has answered: the ring its values make, or the error image
+    /// naming what went wrong (the fetch, or a field).
+    private func resolve(
+        _ spec: RingSpec, _ answer: LiveSources.Answer, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?,
+        started: Double
+    ) -> ImageOutcome {
+        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        func failure(_ message: String) -> ImageOutcome {
+            .now(
+                errorResponse(message: message, format: format, request: request, query: query, remember: false),
+                hit: false)
+        }
+        switch answer {
+        case .busy:
+            return .now(Self.busy, hit: false)
+        case .failure(let problem):
+            return failure("src: \(problem.message)")
+        case .document(let document, let freshFor, let stale):
+            let ring: RingSpec
+            switch Self.read(spec, from: document) {
+            case .failure(let error): return failure(error.message)
+            case .success(let resolved): ring = resolved
+            }
+            let text = format == .png && ring.scale > 1 ? "\(ring.canonicalKey)&scale=\(ring.scale)" : ring.canonicalKey
+            let freshness = LiveFreshness(
+                format: format, maxAge: stale ? configuration.errorMaxAge : freshFor, stale: stale)
+            return self.ring(
+                ring, query: ResponseCache.Query(text, format: format.rawValue), request: request, format: format,
+                reply: reply, started: started, live: freshness)
+        }
+    }
+
+    /// The ring `spec`'s paths make of `document`, or the message of what is missing.
+    static func read(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
+        var values: [String] = []
+        var maximums: [String] = []
+        for (parameter, paths) in [(RingParameter.field, spec.fields), (.maxField, spec.maxFields)] {
+            for path in paths {
+                switch document.number(at: path) {
+                case .success(let text):
+                    if parameter == .field { values.append(text) } else { maximums.append(text) }
+                case .failure(let refusal):
+                    return .failure(LiveError("\(parameter.rawValue): \(refusal.reason)"))
+                }
+            }
+        }
+        do throws(RingSpecError) {
+            return .success(try spec.resolving(values: values, maximums: maximums))
+        } catch {
+            return .failure(LiveError(error.description))
+        }
+    }
+
+    /// A live ring's entry as the answer to `request`: the 200, 304 or 412 its preconditions
+    /// decide, with the document's freshness for `Cache-Control` and `X-Ring-Source`.
+    func liveResponse(_ entry: ResponseCache.Entry, to request: HTTPRequest, freshness: LiveFreshness)
+        -> HTTPResponse
+    {
+        let own = HTTPHeaderBlock([
+            ("Cache-Control", "public, max-age=\(freshness.maxAge), stale-if-error=\(configuration.sources.stale)"),
+            ("ETag", entry.etag), ("X-Ring-Source", freshness.stale ? "stale" : "fresh"),
+        ])
+        let shared = liveHeaders[Int(freshness.format.rawValue)]
+        if request.hasPreconditions {
+            switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {
+            case .proceed: break
+            case .notModified: return HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
+            case .failed: return Self.preconditionFailed
+            }
+        }
+        return HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: entry.ok.body)
+    }
+}
+
+/// A live ring's failure, as its error image says it.
+struct LiveError: Error, Sendable {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,136 @@
+import Testing
+
+@testable import RingCore
+
+/// `src`, `field` and `maxField`: what the core reads and checks of a live ring, and the ring
+/// it draws once the service has the document's values.
+@Suite struct LiveSourceTests {
+    static let source = "src=https://example.com/coverage.json"
+
+    private func failure(_ query: String) -> RingSpecError? {
+        do {
+            _ = try RingSpec(query: query)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aLiveRingHasASourceAndAPathPerRing() throws {
+        let spec = try RingSpec(query: "src=HTTPS://Example.COM:8443/c.json%3Fbranch%3Dmain&field=move,exercise,stand")
+        #expect(spec.isLive && spec.ringCount == 3)
+        let source = try #require(spec.source)
+        #expect(source.scheme == "https" && source.host == "example.com" && source.port == 8443)
+        #expect(source.target == "/c.json?branch=main")
+        #expect(source.description == "https://example.com:8443/c.json?branch=main")
+        #expect(spec.fields.map(\.description) == ["move", "exercise", "stand"])
+        // p's placeholders stay out of the key; src comes first, and the key reads back.
+        let key = spec.canonicalKey
+        #expect(!key.contains("p=") && key.hasPrefix("src="), "\(key)")
+        #expect(try RingSpec(query: key) == spec)
+        // One source however its scheme and host are cased.
+        #expect(
+            try RingSpec(query: "src=https://example.com:8443/c.json%3Fbranch%3Dmain&field=move,exercise,stand")
+                .canonicalKey == key)
+    }
+
+    @Test func theRulesOfALiveRingNameTheirParameters() {
+        #expect(failure("p=72&\(Self.source)&field=a") == .conflict(parameter: "p", with: "src"))
+        #expect(failure("\(Self.source)&field=a&p=72") == .conflict(parameter: "p", with: "src"))
+        #expect(failure(Self.source)?.description == "field: is required with src: the path of the value")
+        #expect(failure("p=72&field=a")?.description == "field: reads the document of src, which is not given")
+        #expect(failure("p=72&maxField=a")?.parameter == "maxField")
+        #expect(failure("\(Self.source)&field=a&maxField=b&max=10") == .conflict(parameter: "maxField", with: "max"))
+        #expect(failure("\(Self.source)&field=a,b,c&maxField=x,y")?.parameter == "maxField")
+        #expect(failure("\(Self.source)&field=a,b&maxField=x") == nil)
+        // Per-ring parameters count the rings the paths give.
+        #expect(failure("\(Self.source)&field=a,b&color=red,blue") == nil)
+        #expect(failure("\(Self.source)&field=a,b&color=red,blue,green")?.parameter == "color")
+        #expect(failure("\(Self.source)&field=a,b,c,d,e")?.parameter == "field")
+    }
+
+    @Test(arguments: [
+        ("ftp://example.com/x", "an http or https URL"),
+        ("example.com/x.json", "an absolute URL"),
+        ("https://user:secret@example.com/x", "without credentials"),
+        ("https://example.com/x#top", "without a #fragment"),
+        ("https://example.com/caf%C3%A9", "printable ASCII"),
+        ("https:///x", "a host name or IP address"),
+        ("https://exa_mple.com/x", "a host name or IP address"),
+        ("https://example.com:0/x", "a port of 1 to 65535"),
+        ("https://example.com:99999/x", "a port of 1 to 65535"),
+        ("https://[zz]/x", "a valid IPv6 literal"),
+        ("https://a..b/x", "a host name or IP address"),
+    ])
+    func sourcesThatAreNotURLsOfADocumentAreRefused(url: String, reason: String) throws {
+        let error = try #require(failure("src=\(url)&field=a"), "\(url) was accepted")
+        #expect(error.parameter == "src" && error.description.contains(reason), "\(error)")
+    }
+
+    @Test func aSourceHasALengthLimit() throws {
+        let long = "https://example.com/" + String(repeating: "a", count: SourceURL.maxBytes)
+        #expect(failure("src=\(long)&field=a")?.description == "src: longer than \(SourceURL.maxBytes) bytes")
+        let literal = try RingSpec(query: "src=http://[::1]:9000/x&field=a")
+        #expect(literal.source?.host == "::1" && literal.source?.description == "http://[::1]:9000/x")
+        #expect(try RingSpec(query: "src=https://example.com&field=a").source?.target == "/")
+    }
+
+    @Test(arguments: [
+        ("coverage", ["coverage"]), ("totals.lines.pct", ["totals", "lines", "pct"]),
+        ("data[0].value", ["data", "#0", "value"]), ("[2]", ["#2"]), ("a[1][22]", ["a", "#1", "#22"]),
+        ("$schema.x-y_z", ["$schema", "x-y_z"]),
+    ])
+    func pathsAreNamesAndIndices(path: String, steps: [String]) throws {
+        let spec = try RingSpec(query: "\(Self.source)&field=\(path)")
+        let read = try #require(spec.fields.first).steps.map { step in
+            switch step {
+            case .member(let name): name
+            case .index(let index): "#\(index)"
+            }
+        }
+        #expect(read == steps)
+        #expect(spec.fields.first?.description == path)
+    }
+
+    @Test(arguments: [
+        "a..b", ".a", "a.", "a[", "a[]", "a[x]", "a[1234567]", "a[0]b", "a b", "a*", "a['b']", "$..x", "a[-1]",
+        "x" + String(repeating: ".x", count: FieldPath.maxSteps), String(repeating: "x", count: FieldPath.maxBytes + 1),
+    ])
+    func anythingElseIsNotAPath(path: String) throws {
+        let encoded = path.replacing(" ", with: "%20").replacing("'", with: "%27")
+        let error = try #require(failure("\(Self.source)&field=\(encoded)"), "\(path) was accepted")
+        #expect(error.parameter == "field", "\(error)")
+    }
+
+    /// The resolved ring is the ring the same values written with p make: the same key,
+    /// digest and drawing, so it shares their cache entry and ETag.
+    @Test func theResolvedRingIsTheRingOfItsValues() throws {
+        let live = try RingSpec(query: "\(Self.source)&field=a,b&maxField=m&slice=0.45&color=red,blue")
+        let ring = try live.resolving(values: ["72.4", "30"], maximums: ["80"])
+        let written = try RingSpec(query: "p=72.4,30&max=80&slice=0.45&color=red,blue")
+        #expect(ring == written)
+        #expect(ring.canonicalKey == written.canonicalKey && ring.digest == written.digest)
+        #expect(!ring.isLive)
+        #expect(RingRenderer.render(ring) == RingRenderer.render(written))
+        // Another value is another ring.
+        #expect(try live.resolving(values: ["72.5", "30"], maximums: ["80"]).digest != ring.digest)
+    }
+
+    @Test func documentValuesAreReadWithTheRulesOfP() throws {
+        let live = try RingSpec(query: "\(Self.source)&field=totals.pct")
+        for (text, problem) in [
+            ("abc", "not a number such as 72 or -0.5"), ("1e3", "not a number such as 72 or -0.5"),
+            ("", "not a number such as 72 or -0.5"), ("10000000000000", "out of range -1e12…1e12"),
+        ] {
+            #expect(throws: RingSpecError.unfit(parameter: "field", rule: "totals.pct is \"\(text)\", \(problem)")) {
+                try live.resolving(values: [text])
+            }
+        }
+        // The ring is validated again with the document's values: a max below min is refused.
+        let ranged = try RingSpec(query: "\(Self.source)&field=v&maxField=m&min=10")
+        #expect(throws: RingSpecError.self) { try ranged.resolving(values: ["20"], maximums: ["5"]) }
+        // A target is checked against the document's max.
+        let targeted = try RingSpec(query: "\(Self.source)&field=v&maxField=m&target=400")
+        #expect(try targeted.resolving(values: ["20"], maximums: ["500"]).ring(0).target == 400)
+    }
+}
