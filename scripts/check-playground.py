@@ -7,7 +7,8 @@ by Selenium.
 Starts `ring serve`, opens /?p=72&slice=0.45 and checks the controls, the preview, the page URL
 and the snippets; changes controls and checks everything follows; checks errors from the
 service are shown next to the controls they name and that the snippets refuse an invalid query;
-checks the groups, the slider values, the presets, the alt text, the PNG note and the footer;
+checks the groups, the slider values, the presets, the alt text, the PNG note and the footer,
+and a live ring (src=) reading a document this script serves on loopback;
 then, at 1280 x 900 and at 390 x 844, in the light and the dark scheme, that the preview stays in
 view while the controls scroll. Last, that the browser logged no error (a CSP violation would be
 one). With --screenshots DIR, saves the four layouts as DIR/playground-{desktop,phone}-{light,dark}.png.
@@ -29,7 +30,31 @@ screenshots = sys.argv[sys.argv.index("--screenshots") + 1] if "--screenshots" i
 browser = shutil.which("chromium") or sys.exit("check-playground: chromium is not installed")
 driver_path = shutil.which("chromedriver") or sys.exit("check-playground: chromium-driver is not installed")
 
-server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off"],
+# A JSON document for live values, on loopback (hence the development flags).
+import http.server
+import threading
+import urllib.parse
+
+
+class Document(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        body = b'{"coverage": 72.4}'
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *arguments):
+        pass
+
+
+documents = http.server.HTTPServer(("127.0.0.1", 0), Document)
+threading.Thread(target=documents.serve_forever, daemon=True).start()
+document_url = f"http://127.0.0.1:{documents.server_address[1]}/coverage.json"
+
+server = subprocess.Popen([ring, "serve", "--host", "127.0.0.1", "--port", "0", "--access-log", "off",
+                           "--source-allow", "127.0.0.1", "--source-allow-http", "--source-allow-private"],
                           stderr=subprocess.PIPE, text=True)
 port = int(re.search(r":(\d+) ", server.stderr.readline()).group(1))
 base = f"http://127.0.0.1:{port}"
@@ -246,6 +271,18 @@ try:
     set_field("p", "72,45,90,10,5")
     wait.until(lambda d: driver.find_element(By.ID, "e-p").text != "")
     check("five values are refused, by name", driver.find_element(By.ID, "e-p").text.startswith("p:"))
+
+    # A live ring: no value in the p field, the document's value in the alt text and the status.
+    driver.get(base + "/?src=" + urllib.parse.quote(document_url, safe="") + "&field=coverage")
+    wait.until(lambda d: preview_loaded() > 0)
+    wait.until(lambda d: snippet("markdown") != "")
+    check("a live ring: p stays empty, and src and field fill their controls",
+          value("p") == "" and value("src") == document_url and value("field") == "coverage")
+    check(f"a live ring: the alt text is the fetched value ({snippet('markdown')[:8]})",
+          snippet("markdown").startswith("![72%](") and "field=coverage" in snippet("markdown"))
+    live_status = driver.find_element(By.ID, "status").text
+    check(f"a live ring: the status says where the value came from: {live_status}",
+          live_status.startswith("Values read from " + document_url + ": 72.4 (fresh"))
 
     # Presets: each loads its query into the controls and the preview.
     buttons = driver.find_elements(By.CSS_SELECTOR, "#presets button")

@@ -377,6 +377,11 @@ enum PlaygroundMarkup {
             return;
           }
           invalid.hidden = true;
+          // A live ring: where its values came from, and what they are now.
+          if (body.source) {
+            status.textContent = "Values read from " + body.source.url + ": " +
+              body.rings.map(ring => ring.value).join(", ") + " (" + body.source.state + ", for " + body.source.maxAge + " s).";
+          }
           const base = location.origin + "/ring." + kind + "?";
           const url = base + q;
           // The title when there is one, else every ring's percentage as its label writes it.
