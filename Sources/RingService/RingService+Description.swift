@@ -46,7 +46,7 @@ extension RingService {
         }
         let answer: @Sendable (LiveSources.Answer) -> HTTPResponse = { [self] answer in
             switch answer {
-            case .busy: return Self.busy
+            case .busy: return Self.sourcesBusy
             case .failure(let failure):
                 return invalid([("src", "src: \(failure.message)", nil)], request, status: .badGateway)
             case .document(let document, let freshFor, let stale):

@@ -320,7 +320,7 @@ import Testing
             )
             let later = InProcessService.Later()
             if let now = service.service.respond(to: request, reply: HTTPReply.calling { later.set($0) }) {
-                #expect(now.status.code == 503)
+                #expect(now.status.code == 503 && InProcessService.answer(now).header("Retry-After") == "1")
                 busy += 1
             } else {
                 waiting.append(later)
@@ -330,6 +330,8 @@ import Testing
             #expect(answer?.status.code == 200)
         }
         #expect(waiting.count == 24 && busy == 6, "4 running and 20 queued; the rest turned away")
+        // A source turned away leaves nothing behind in the source cache.
+        #expect(service.service.sources?.statistics.entries == 24)
         for later in waiting { #expect(try #require(later.wait()).status.code == 200) }
         #expect(documents.peak <= 4, "at most 4 fetches at once to the host: \(documents.peak)")
         #expect(documents.count("/slow.json") == 24)

@@ -84,9 +84,20 @@ final class LiveSources: Sendable {
         let now = clock()
         var start = false
         let answer = state.withLock { state -> Answer? in
-            var entry = state.entries[key] ?? Entry()
-            defer { state.entries[key] = entry }
+            guard var entry = state.entries[key] else {
+                // A new source: counted from now, so that waiting ones count against the budget.
+                guard let admitted = Self.admit(url, into: &state, policy: policy) else { return .busy }
+                start = admitted
+                var entry = Entry()
+                entry.lastUsed = now
+                entry.fetching = true
+                entry.waiters = [waiter]
+                state.entries[key] = entry
+                state.bytes += entry.bytes
+                return nil
+            }
             entry.lastUsed = now
+            defer { state.entries[key] = entry }
             if let document = entry.document, now < entry.freshUntil {
                 return .document(document, freshFor: Int((entry.freshUntil - now).rounded()), stale: false)
             }
@@ -97,15 +108,8 @@ final class LiveSources: Sendable {
                 return .failure(failure)
             }
             if !entry.fetching {
-                var host = state.hosts[url.host] ?? Host()
-                if host.running >= policy.perHost {
-                    guard host.queue.count < policy.queuePerHost else { return .busy }
-                    host.queue.append(url)
-                } else {
-                    host.running += 1
-                    start = true
-                }
-                state.hosts[url.host] = host
+                guard let admitted = Self.admit(url, into: &state, policy: policy) else { return .busy }
+                start = admitted
                 entry.fetching = true
             }
             entry.waiters.append(waiter)
@@ -114,6 +118,20 @@ final class LiveSources: Sendable {
         if case .document(_, _, true) = answer { metrics.recordSourceStale() }
         if start { fetch(url) }
         return answer
+    }
+
+    /// A fetch of `url` takes its host's slot (true: start it now) or a place in its queue
+    /// (false), or nil when the queue is full.
+    private static func admit(_ url: SourceURL, into state: inout State, policy: SourcePolicy) -> Bool? {
+        var host = state.hosts[url.host] ?? Host()
+        defer { state.hosts[url.host] = host }
+        if host.running < policy.perHost {
+            host.running += 1
+            return true
+        }
+        guard host.queue.count < policy.queuePerHost else { return nil }
+        host.queue.append(url)
+        return false
     }
 
     private func fetch(_ url: SourceURL) {
