@@ -51,6 +51,7 @@ case "$target" in
     *) echo "fuzz.sh: unknown target '$target' (http, query, raster, font or json)" >&2; exit 2 ;;
 esac
 binary=$out/fuzz-$target
+rm -f "$binary"  # a failed build must not leave the last one to run
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
     "${sources[@]}" "${extra[@]}" "$out/libByteGrammar.a" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }

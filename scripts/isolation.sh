@@ -5,7 +5,7 @@
 #
 #   scripts/isolation.sh [--io epoll|dispatch] [RING]   (RING: default, the release build)
 #
-# ISOLATION_ROUNDS picks rounds (default "latency cost memory drain"); RING_FLAGS adds flags to
+# ISOLATION_ROUNDS picks rounds (default "latency cost memory drain sources"); RING_FLAGS adds flags to
 # every server started, for trying settings.
 #
 # Installs wrk from Debian if missing. Exits 1 if any check fails, printing every figure.
@@ -34,7 +34,7 @@ log=$(mktemp -d)
 pid=
 stop_server() { [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; }; }
 trap 'stop_server; rm -rf "$log"' EXIT
-rounds=" ${ISOLATION_ROUNDS:-latency cost memory drain} "
+rounds=" ${ISOLATION_ROUNDS:-latency cost memory drain sources} "
 wants() { [[ "$rounds" == *" $1 "* ]]; }
 start_server() { # start_server [FLAGS...]
     # shellcheck disable=SC2086 # RING_FLAGS is a list of flags
@@ -173,7 +173,32 @@ check "process_resident_memory_bytes is exported" [ -n "$(metric process_residen
 stop_server
 fi
 
-# 4. Drain is a hard deadline, and a stopping server refuses new connections at once.
+# 4. Live values: a flood of distinct sources on one slow host is held to --source-per-host
+#    fetches at once, and cached rings keep their latency meanwhile.
+if wants sources; then
+documents_port=18281
+python3 $clients documents $documents_port 0.5 "$log/peak.txt" &
+documents_pid=$!
+for _ in $(seq 50); do curl -sf -o /dev/null "http://127.0.0.1:$documents_port/ready" && break; sleep 0.1; done
+start_server --source-allow 127.0.0.1 --source-allow-http --source-allow-private
+curl -s -o /dev/null "http://127.0.0.1:$port/ring.svg?p=72"
+source_path="/ring.svg?src=http%3A%2F%2F127.0.0.1%3A$documents_port%2Fd.json%3Fn%3D{n}&field=a"
+flood 7 "$source_path" &
+flooder=$!
+sleep 0.5
+probe_all "flood of new live sources"
+wait $flooder || true
+read -r peak served < "$log/peak.txt"
+answered=$(awk '/requests in/ {print $1}' "$log/flood.txt")
+results=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^ring_source_fetches_total/ && $2 > 0 {printf " %s=%s", $1, $2}')
+echo "        source flood: $answered answers, $served documents served; fetches by result:$results"
+check "at most 4 fetches at once to the source host: $peak" le "$peak" 4
+check "every fetch read its document ($results)" [ -z "$(echo "$results" | tr ' ' '\n' | grep -v 'result="ok"' | grep .)" ]
+kill "$documents_pid" 2>/dev/null || true
+stop_server
+fi
+
+# 5. Drain is a hard deadline, and a stopping server refuses new connections at once.
 if wants drain; then
 start_server --drain-timeout 3
 python3 $clients pipeline $port "/ring.png?p={n}&size=300&gradient=red,blue" 400 >"$log/drain.txt" &

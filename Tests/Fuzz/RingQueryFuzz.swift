@@ -19,9 +19,9 @@ private let parameterNames = Set(RingParameter.allCases.map(\.rawValue))
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let query = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
-    let spec: RingSpec
+    let parsed: RingSpec
     do {
-        spec = try RingSpec(query: query)
+        parsed = try RingSpec(query: query)
     } catch {
         precondition(RingSpec.errors(inQuery: query).first == error, "errors(inQuery:) disagrees")
         if case .unknown(let name, let suggestion) = error {
@@ -49,7 +49,7 @@ public func fuzzRingQuery(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     // A live ring is drawn once its values are read: as the service does, with one value a
     // ring (and a max when maxField asks for one), it must be a ring the URL could have written.
-    var spec = spec
+    var spec = parsed
     if spec.isLive {
         precondition((try? RingSpec(query: spec.canonicalKey)) == spec, "live canonical key does not round-trip")
         let values = spec.fields.map { _ in "50" }

@@ -13,6 +13,10 @@
   clients.py refused PORT
         exits 0 if a new connection is refused (or reset) within 1 s, 1 if it is accepted
         and left waiting.
+  clients.py documents PORT DELAY_S PEAK_FILE
+        serves {"a": 1} to every GET after DELAY_S seconds (/ready at once), one thread a
+        connection, and keeps the most requests it held at once in PEAK_FILE (a live-values
+        source).
 """
 import socket
 import sys
@@ -151,6 +155,42 @@ def refused(port):
         sys.exit(0)
 
 
+def documents(port, delay, peak_file):
+    import http.server
+
+    lock = threading.Lock()
+    state = {"open": 0, "peak": 0, "served": 0}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path == "/ready":  # the script's start-up check, not a fetch
+                self.send_response(204)
+                self.end_headers()
+                return
+            with lock:
+                state["open"] += 1
+                state["peak"] = max(state["peak"], state["open"])
+            try:
+                time.sleep(delay)
+                body = b'{"a": 1}'
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+            finally:
+                with lock:
+                    state["open"] -= 1
+                    state["served"] += 1
+                    with open(peak_file, "w") as out:
+                        out.write(f"{state['peak']} {state['served']}\n")
+
+        def log_message(self, *arguments):
+            pass
+
+    http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
 if __name__ == "__main__":
     command, port = sys.argv[1], int(sys.argv[2])
     if command == "probe":
@@ -161,5 +201,7 @@ if __name__ == "__main__":
         slow(port, sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
     elif command == "refused":
         refused(port)
+    elif command == "documents":
+        documents(port, float(sys.argv[3]), sys.argv[4])
     else:
         sys.exit(f"clients.py: unknown command {command}")

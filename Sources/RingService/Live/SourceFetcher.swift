@@ -38,6 +38,10 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private let exemptEndpoints: [String]
     private var session: URLSession!
     private let tasks = Locked<[Int: Task]>([:])
+    /// Tasks whose redirect is being decided, and those of them to cancel once it is:
+    /// FoundationNetworking traps when a task is cancelled while it waits for the redirect's
+    /// answer, so a cancel then waits for the answer.
+    private let redirecting = Locked<(deciding: Set<Int>, cancelAfter: Set<Int>)>(([], []))
     private let queue = DispatchQueue(label: "ring.sources", attributes: .concurrent)
 
     private struct Task {
@@ -62,8 +66,11 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.timeoutIntervalForRequest = policy.timeout
         configuration.timeoutIntervalForResource = policy.timeout
         configuration.httpMaximumConnectionsPerHost = policy.perHost
+        // One at a time: a task's events (response, data, completion) must arrive in order.
+        // The one slow step, a redirect's name resolution, is done off this queue.
         let delegates = OperationQueue()
         delegates.name = "ring.sources.delegate"
+        delegates.maxConcurrentOperationCount = 1
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegates)
     }
 
@@ -91,7 +98,7 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
             // The whole fetch's deadline, redirects and a slow body included.
             queue.asyncAfter(deadline: deadline) { [self] in
                 fail(identifier, SourceFailure(.timeout, "timed out after \(Self.seconds(policy.timeout))"))
-                task.cancel()
+                cancel(task)
             }
         }
     }
@@ -148,22 +155,61 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
         let identifier = task.taskIdentifier
+        let handler = Handoff(completionHandler)
+        redirecting.withLock { _ = $0.deciding.insert(identifier) }
         let hops = tasks.withLock { tasks -> Int? in
             guard tasks[identifier] != nil else { return nil }
             tasks[identifier]!.redirects += 1
             return tasks[identifier]!.redirects
         }
         guard let hops else {
-            completionHandler(nil)
+            answer(task, handler, nil)
             return
         }
         guard hops <= policy.maxRedirects else {
             fail(identifier, SourceFailure(.refused, "more than \(policy.maxRedirects) redirects"))
-            completionHandler(nil)
-            task.cancel()
+            answer(task, handler, nil)
             return
         }
         let text = request.url?.absoluteString ?? ""
+        // Resolving the next host may take a while: not on the delegate queue, which every
+        // fetch's events share in order. URLSession waits for the handler.
+        queue.async { [self] in
+            answer(task, handler, redirect(to: text, identifier: identifier))
+        }
+    }
+
+    /// Answers a redirect: the next hop's request, or nil to stop (the task is then
+    /// cancelled), and any cancel that waited for the answer.
+    private func answer(_ task: URLSessionTask, _ handler: Handoff<(URLRequest?) -> Void>, _ next: URLRequest?) {
+        handler.value(next)
+        let identifier = task.taskIdentifier
+        let waited = redirecting.withLock { state -> Bool in
+            state.deciding.remove(identifier)
+            return state.cancelAfter.remove(identifier) != nil
+        }
+        if waited || next == nil { task.cancel() }
+    }
+
+    /// Cancels `task` now, or once its redirect is answered.
+    private func cancel(_ task: URLSessionTask) {
+        let now = redirecting.withLock { state -> Bool in
+            guard state.deciding.contains(task.taskIdentifier) else { return true }
+            state.cancelAfter.insert(task.taskIdentifier)
+            return false
+        }
+        if now { task.cancel() }
+    }
+
+    /// A URLSession completion handler carried to another queue: URLSession lets it be
+    /// called from any thread, once.
+    private struct Handoff<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// The request for a redirect's hop, or nil (and the task failed) when it is refused.
+    private func redirect(to text: String, identifier: Int) -> URLRequest? {
         let next: SourceURL
         do throws(RingSpecError) {
             next = try SourceURL(text, "src")
@@ -171,22 +217,16 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
             fail(
                 identifier, SourceFailure(.refused, "a redirect to \(RingService.headerSafe(text)) is not a source URL")
             )
-            completionHandler(nil)
-            task.cancel()
-            return
+            return nil
         }
         if let refusal = check(next) {
             fail(identifier, SourceFailure(.refused, "a redirect to \(next): \(refusal.message)"))
-            completionHandler(nil)
-            task.cancel()
-            return
+            return nil
         }
         guard let url = URL(string: next.description) else {
-            completionHandler(nil)
-            task.cancel()
-            return
+            return nil
         }
-        completionHandler(self.request(for: url))
+        return request(for: url)
     }
 
     func urlSession(
@@ -223,7 +263,7 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
         if tooLarge {
             fail(identifier, SourceFailure(.tooLarge, "the document is larger than \(policy.maxBytes) bytes"))
-            dataTask.cancel()
+            cancel(dataTask)
         }
     }
 
