@@ -63,7 +63,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ringTests", dependencies: ["ring", "RingCore", "RingRaster", "HTTPServer", "HTTPTestSupport"],
+            name: "ringTests",
+            dependencies: ["ring", "RingCore", "RingRaster", "RingService", "HTTPServer", "HTTPTestSupport"],
             swiftSettings: swiftSettings),
     ]
 )

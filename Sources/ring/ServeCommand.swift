@@ -241,7 +241,7 @@ enum ServeCommand {
         var text =
             "USAGE: ring serve [OPTIONS]\n\nServes /ring.svg?QUERY, /ring.png?QUERY, /healthz, /metrics and the playground at /.\n\nOPTIONS (default in parentheses):\n"
         for flag in flags {
-            let left = "  \(flag.name) \(flag.value)"
+            let left = flag.isSwitch ? "  \(flag.name)" : "  \(flag.name) \(flag.value)"
             text += left.padding(toLength: max(left.count + 2, 36), withPad: " ", startingAt: 0) + flag.help + "\n"
         }
         text += "  --font PATH                       a fallback font for PNG text (TrueType .ttf or .ttc), tried in\n"

@@ -3,6 +3,7 @@ import HTTPServer
 import HTTPTestSupport
 import RingCore
 import RingRaster
+import RingService
 import Testing
 
 @testable import ring
@@ -220,6 +221,8 @@ import Testing
         ["healthcheck", "--port", "0"], ["healthcheck", "--bogus"], ["parameters", "x"], ["examples", "x"],
         ["render", "p=1", "-o", "ring.jpg"], ["render", "https://rings.example.com/ring.gif?p=1"],
         ["render", "/ring.png?p=1", "--format", "svg"], ["render", "/ring.svg?p=1", "-o", "ring.png"],
+        ["serve", "--source-allow", "exa_mple.com"], ["serve", "--source-allow", "a.com,"],
+        ["serve", "--source-allow-http=1"], ["serve", "--source-ttl", "10"], ["serve", "--source-timeout", "0"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
@@ -399,6 +402,24 @@ import Testing
     }
 
     /// In a container the healthcheck takes the flags of process 1 when it is `ring serve`.
+    /// The live-value flags fill the service's source policy; the switches take no value.
+    @Test func sourceFlagsFillThePolicy() throws {
+        let settings = try #require(
+            ServeCommand.settings(
+                [
+                    "--source-allow", "Status.example.com,*.pages.example", "--source-allow=[::1]",
+                    "--source-allow-http", "--source-allow-private", "--source-timeout", "1.5", "--source-ttl", "60",
+                    "--source-max-bytes", "2048", "--source-per-host", "2", "--source-cache-mb", "3",
+                ], help: "ring serve"))
+        let policy = settings.service.sources
+        #expect(policy.allowedHosts == ["status.example.com", "*.pages.example", "::1"])
+        #expect(policy.allowHTTP && policy.allowPrivate && policy.isEnabled)
+        #expect(policy.timeout == 1.5 && policy.ttl == 60 && policy.maxBytes == 2048 && policy.perHost == 2)
+        #expect(policy.cacheBytes == 3 << 20)
+        let plain = try #require(ServeCommand.settings([], help: "ring serve"))
+        #expect(!plain.service.sources.isEnabled && !plain.service.sources.allowHTTP)
+    }
+
     @Test func healthcheckTakesTheEntrypointsFlags() {
         func commandLine(_ words: [String]) -> [UInt8] { words.flatMap { Array($0.utf8) + [0] } }
         #expect(
