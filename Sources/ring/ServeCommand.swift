@@ -232,6 +232,15 @@ enum ServeCommand {
         .service(
             "--source-queue", "N", "fetches that may wait for one host, else 503", \.sources.queuePerHost,
             in: 0...65536),
+        Flag(
+            name: "--source-rate", value: "N",
+            help:
+                "fetches started a second to one host, at most, else 503 (\(defaults.service.sources.fetchesPerSecond))"
+        ) { text, _, service, _ in
+            guard let rate = Double(text), rate.isFinite, rate >= 0.01, rate <= 10_000 else { return false }
+            service.sources.fetchesPerSecond = rate
+            return true
+        },
         .service(
             "--source-cache-mb", "N", "source documents kept, in MiB", \.sources.cacheBytes, in: 1...4096,
             scale: 1 << 20),

@@ -20,6 +20,8 @@ import Testing
             configuration.sources.allowHTTP = true
             configuration.sources.allowPrivate = true
             configuration.sources.timeout = 2
+            // Many sources a test; the rate limit has a test of its own.
+            configuration.sources.fetchesPerSecond = 1000
             configure(&configuration)
         }
         return (service, documents)
@@ -201,6 +203,58 @@ import Testing
         #expect(tooMany.header("X-Ring-Error") == "src: more than 3 redirects")
     }
 
+    /// Deadlines that fall around redirects, and refused redirects, many at once: none may
+    /// trap FoundationNetworking (it does when a task waiting for a redirect's answer is
+    /// cancelled first, or answered after its cancel).
+    @Test func redirectsUnderDeadlinesNeverTrap() throws {
+        let documents = try JSONTestServer()
+        let service = try InProcessService { configuration in
+            configuration.sources.allowedHosts = ["127.0.0.1"]
+            configuration.sources.allowHTTP = true
+            configuration.sources.allowPrivate = true
+            configuration.sources.timeout = 0.3
+            configuration.sources.maxRedirects = 1
+            configuration.sources.fetchesPerSecond = 1000
+        }
+        documents.answer("/slow", .body(#"{"a": 1}"#, delay: 0.6))
+        documents.answer("/bounce", .redirect(documents.url("/slow")))
+        documents.answer("/twice", .redirect(documents.url("/bounce")))
+        let answers = (0..<40).map { _ in InProcessService.Later() }
+        for (index, later) in answers.enumerated() {
+            let path = index.isMultiple(of: 2) ? "/bounce?n=\(index)" : "/twice?n=\(index)"
+            let request = try HTTPRequest(
+                parsing: "GET /ring.svg?\(Self.src(documents.url(path)))&field=a HTTP/1.1\r\nHost: t\r\n\r\n")
+            if let now = service.service.respond(to: request, reply: HTTPReply.calling { later.set($0) }) {
+                later.set(now)
+            }
+        }
+        for (index, later) in answers.enumerated() {
+            let answer = InProcessService.answer(try #require(later.wait()))
+            let expected = index.isMultiple(of: 2) ? "src: timed out after 0.3 s" : "src: more than 1 redirects"
+            #expect(answer.header("X-Ring-Error") == expected, "\(index)")
+        }
+    }
+
+    /// At most --source-rate fetches started a second to one host: a burst of new sources
+    /// past it is turned away, and the bucket refills with time.
+    @Test func fetchesToAHostAreRateLimited() throws {
+        let clock = SourceClock()
+        let (service, documents) = try Self.live { configuration in
+            configuration.sourceClock = clock
+            configuration.sources.fetchesPerSecond = 5
+        }
+        documents.answer("/c.json", .body(#"{"a": 1}"#))
+        func ask(_ n: Int) throws -> InProcessService.Answer {
+            try service.get("/ring.svg?\(Self.src(documents.url("/c.json?n=\(n)")))&field=a")
+        }
+        let first = try (0..<8).map(ask)
+        #expect(first.map(\.status) == [200, 200, 200, 200, 200, 503, 503, 503])
+        clock.advance(by: 0.4)  // two tokens back
+        let later = try (8..<11).map(ask)
+        #expect(later.map(\.status) == [200, 200, 503])
+        #expect(documents.count("/c.json") == 7)
+    }
+
     /// What the fetch sends: our User-Agent, and never a cookie or credentials, even when the
     /// document sets a cookie and redirects.
     @Test func nothingOfTheCallersIsSent() throws {
@@ -307,6 +361,7 @@ import Testing
         let (service, documents) = try Self.live { configuration in
             configuration.sources.perHost = 4
             configuration.sources.queuePerHost = 20
+            configuration.sources.fetchesPerSecond = 1000
         }
         documents.answer("/slow.json", .body(#"{"a": 1}"#, delay: 0.3))
         _ = try service.get("/ring.svg?p=33")

@@ -223,6 +223,7 @@ import Testing
         ["render", "/ring.png?p=1", "--format", "svg"], ["render", "/ring.svg?p=1", "-o", "ring.png"],
         ["serve", "--source-allow", "exa_mple.com"], ["serve", "--source-allow", "a.com,"],
         ["serve", "--source-allow-http=1"], ["serve", "--source-ttl", "10"], ["serve", "--source-timeout", "0"],
+        ["serve", "--source-rate", "0"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
@@ -409,13 +410,14 @@ import Testing
                 [
                     "--source-allow", "Status.example.com,*.pages.example", "--source-allow=[::1]",
                     "--source-allow-http", "--source-allow-private", "--source-timeout", "1.5", "--source-ttl", "60",
-                    "--source-max-bytes", "2048", "--source-per-host", "2", "--source-cache-mb", "3",
+                    "--source-max-bytes", "2048", "--source-per-host", "2", "--source-cache-mb", "3", "--source-rate",
+                    "2.5",
                 ], help: "ring serve"))
         let policy = settings.service.sources
         #expect(policy.allowedHosts == ["status.example.com", "*.pages.example", "::1"])
         #expect(policy.allowHTTP && policy.allowPrivate && policy.isEnabled)
         #expect(policy.timeout == 1.5 && policy.ttl == 60 && policy.maxBytes == 2048 && policy.perHost == 2)
-        #expect(policy.cacheBytes == 3 << 20)
+        #expect(policy.cacheBytes == 3 << 20 && policy.fetchesPerSecond == 2.5)
         let plain = try #require(ServeCommand.settings([], help: "ring serve"))
         #expect(!plain.service.sources.isEnabled && !plain.service.sources.allowHTTP)
     }

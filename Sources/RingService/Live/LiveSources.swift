@@ -7,8 +7,9 @@ import RingCore
 ///   for a URL with no fresh document starts the fetch, and every request until it ends waits
 ///   on that one.
 /// - **At most `perHost` fetches at once to one host**, the next `queuePerHost` waiting in
-///   order; a new source past those is answered busy (503), so a flood of distinct sources
-///   costs the host a bounded number of connections, and everything else goes on.
+///   order, and at most `fetchesPerSecond` started a second (a token bucket); a new source
+///   past those is answered busy (503), so a flood of distinct sources costs the host a
+///   bounded number of connections and requests, and everything else goes on.
 /// - A document is **fresh** for `ttl` seconds, or the longer `max-age` it sent (up to a day);
 ///   then the next request fetches it again. When that refresh fails, the last good document
 ///   is served, **stale**, for up to `stale` seconds past its freshness.
@@ -45,6 +46,9 @@ final class LiveSources: Sendable {
     private struct Host {
         var running = 0
         var queue: [SourceURL] = []
+        /// Fetches it may still start, refilled at `fetchesPerSecond` up to that many.
+        var tokens: Double
+        var refilled: Double
     }
 
     private struct State {
@@ -52,6 +56,9 @@ final class LiveSources: Sendable {
         var hosts: [String: Host] = [:]
         var bytes = 0
     }
+
+    /// Hosts remembered before those idle with a full bucket are dropped.
+    static let hostsKept = 1024
 
     /// What a failure's entry counts against the byte budget.
     static let failureBytes = 256
@@ -86,7 +93,7 @@ final class LiveSources: Sendable {
         let answer = state.withLock { state -> Answer? in
             guard var entry = state.entries[key] else {
                 // A new source: counted from now, so that waiting ones count against the budget.
-                guard let admitted = Self.admit(url, into: &state, policy: policy) else { return .busy }
+                guard let admitted = Self.admit(url, into: &state, policy: policy, now: now) else { return .busy }
                 start = admitted
                 var entry = Entry()
                 entry.lastUsed = now
@@ -108,7 +115,7 @@ final class LiveSources: Sendable {
                 return .failure(failure)
             }
             if !entry.fetching {
-                guard let admitted = Self.admit(url, into: &state, policy: policy) else { return .busy }
+                guard let admitted = Self.admit(url, into: &state, policy: policy, now: now) else { return .busy }
                 start = admitted
                 entry.fetching = true
             }
@@ -122,9 +129,14 @@ final class LiveSources: Sendable {
 
     /// A fetch of `url` takes its host's slot (true: start it now) or a place in its queue
     /// (false), or nil when the queue is full.
-    private static func admit(_ url: SourceURL, into state: inout State, policy: SourcePolicy) -> Bool? {
-        var host = state.hosts[url.host] ?? Host()
+    private static func admit(_ url: SourceURL, into state: inout State, policy: SourcePolicy, now: Double) -> Bool? {
+        let burst = max(policy.fetchesPerSecond, 1)
+        var host = state.hosts[url.host] ?? Host(tokens: burst, refilled: now)
         defer { state.hosts[url.host] = host }
+        host.tokens = min(burst, host.tokens + (now - host.refilled) * policy.fetchesPerSecond)
+        host.refilled = now
+        guard host.tokens >= 1 else { return nil }
+        host.tokens -= 1
         if host.running < policy.perHost {
             host.running += 1
             return true
@@ -185,14 +197,23 @@ final class LiveSources: Sendable {
             entry.waiters = []
             entry.fetching = false
             state.entries[key] = entry
-            var host = state.hosts[url.host] ?? Host()
+            var host = state.hosts[url.host] ?? Host(tokens: 0, refilled: now)
             var next: SourceURL?
             if host.queue.isEmpty {
                 host.running -= 1
             } else {
                 next = host.queue.removeFirst()  // the slot passes to it
             }
-            state.hosts[url.host] = host.running == 0 && host.queue.isEmpty ? nil : host
+            // An idle host is kept while its bucket refills: forgetting it would refill it at
+            // once. Hosts idle with a full bucket are dropped when there are many.
+            state.hosts[url.host] = host
+            if state.hosts.count > Self.hostsKept {
+                let burst = max(policy.fetchesPerSecond, 1)
+                state.hosts = state.hosts.filter { _, host in
+                    host.running > 0 || !host.queue.isEmpty
+                        || host.tokens + (now - host.refilled) * policy.fetchesPerSecond < burst
+                }
+            }
             Self.evict(&state, budget: policy.cacheBytes)
             return (waiters, answer, next)
         }

@@ -38,10 +38,17 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private let exemptEndpoints: [String]
     private var session: URLSession!
     private let tasks = Locked<[Int: Task]>([:])
-    /// Tasks whose redirect is being decided, and those of them to cancel once it is:
-    /// FoundationNetworking traps when a task is cancelled while it waits for the redirect's
-    /// answer, so a cancel then waits for the answer.
-    private let redirecting = Locked<(deciding: Set<Int>, cancelAfter: Set<Int>)>(([], []))
+    /// What FoundationNetworking needs of a cancel around a redirect: it traps when a task
+    /// that waits for the redirect's answer is cancelled before the answer comes, or answered
+    /// after it was cancelled. So a cancel while a redirect is being decided waits for the
+    /// answer (`cancelAfter`), and a redirect of a task already cancelled is never answered
+    /// (the cancel completes the task).
+    private struct Redirects {
+        var deciding: Set<Int> = []
+        var cancelAfter: Set<Int> = []
+        var cancelled: Set<Int> = []
+    }
+    private let redirecting = Locked(Redirects())
     private let queue = DispatchQueue(label: "ring.sources", attributes: .concurrent)
 
     private struct Task {
@@ -63,8 +70,10 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.urlCredentialStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.timeoutIntervalForRequest = policy.timeout
-        configuration.timeoutIntervalForResource = policy.timeout
+        // The deadline is ours (`fetch`), cancelling safely around redirects; URLSession's own
+        // timers, which do not, only back it up.
+        configuration.timeoutIntervalForRequest = policy.timeout + 5
+        configuration.timeoutIntervalForResource = policy.timeout + 5
         configuration.httpMaximumConnectionsPerHost = policy.perHost
         // One at a time: a task's events (response, data, completion) must arrive in order.
         // The one slow step, a redirect's name resolution, is done off this queue.
@@ -76,7 +85,10 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// Cancels what is under way and lets the session go: it holds its delegate, this
     /// fetcher, until then.
-    func invalidate() { session.invalidateAndCancel() }
+    /// Lets the session go once its tasks end (each within its deadline): cancelling them
+    /// here could cancel one that waits for a redirect's answer, which FoundationNetworking
+    /// does not survive.
+    func invalidate() { session.finishTasksAndInvalidate() }
 
     /// Fetches `url`, calling `completion` once, on a thread of its own. Never blocks the
     /// caller: the name is resolved on the fetcher's queue.
@@ -105,7 +117,8 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// The request for a hop: built here, so nothing but these two headers is ever sent.
     private func request(for url: URL) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: policy.timeout)
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: policy.timeout + 5)
         request.httpShouldHandleCookies = false
         request.setValue("ring/\(RingService.version)", forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
@@ -156,47 +169,62 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
     ) {
         let identifier = task.taskIdentifier
         let handler = Handoff(completionHandler)
-        redirecting.withLock { _ = $0.deciding.insert(identifier) }
+        let cancelled = redirecting.withLock { state -> Bool in
+            guard !state.cancelled.contains(identifier) else { return true }
+            state.deciding.insert(identifier)
+            return false
+        }
+        guard !cancelled else { return }
         let hops = tasks.withLock { tasks -> Int? in
             guard tasks[identifier] != nil else { return nil }
             tasks[identifier]!.redirects += 1
             return tasks[identifier]!.redirects
         }
         guard let hops else {
-            answer(task, handler, nil)
+            answer(task, handler, .failure(SourceFailure(.refused, "the fetch ended")))
             return
         }
         guard hops <= policy.maxRedirects else {
-            fail(identifier, SourceFailure(.refused, "more than \(policy.maxRedirects) redirects"))
-            answer(task, handler, nil)
+            answer(task, handler, .failure(SourceFailure(.refused, "more than \(policy.maxRedirects) redirects")))
             return
         }
         let text = request.url?.absoluteString ?? ""
         // Resolving the next host may take a while: not on the delegate queue, which every
         // fetch's events share in order. URLSession waits for the handler.
         queue.async { [self] in
-            answer(task, handler, redirect(to: text, identifier: identifier))
+            answer(task, handler, redirect(to: text))
         }
     }
 
-    /// Answers a redirect: the next hop's request, or nil to stop (the task is then
-    /// cancelled), and any cancel that waited for the answer.
-    private func answer(_ task: URLSessionTask, _ handler: Handoff<(URLRequest?) -> Void>, _ next: URLRequest?) {
-        handler.value(next)
+    /// Answers a redirect, first: the next hop's request, or nil to stop there
+    /// (FoundationNetworking then completes the task with the redirect's own response). Then
+    /// records the failure, which completes the fetch for its waiters, and carries out any
+    /// cancel that waited for the answer. In that order, so that nothing the failure lets go
+    /// (a service, its session) can cancel the task before it has its answer.
+    private func answer(
+        _ task: URLSessionTask, _ handler: Handoff<(URLRequest?) -> Void>, _ next: Result<URLRequest, SourceFailure>
+    ) {
+        handler.value(try? next.get())
         let identifier = task.taskIdentifier
         let waited = redirecting.withLock { state -> Bool in
             state.deciding.remove(identifier)
-            return state.cancelAfter.remove(identifier) != nil
+            guard state.cancelAfter.remove(identifier) != nil else { return false }
+            state.cancelled.insert(identifier)
+            return true
         }
-        if waited || next == nil { task.cancel() }
+        if case .failure(let failure) = next { fail(identifier, failure) }
+        if waited { task.cancel() }
     }
 
     /// Cancels `task` now, or once its redirect is answered.
     private func cancel(_ task: URLSessionTask) {
         let now = redirecting.withLock { state -> Bool in
-            guard state.deciding.contains(task.taskIdentifier) else { return true }
-            state.cancelAfter.insert(task.taskIdentifier)
-            return false
+            guard !state.deciding.contains(task.taskIdentifier) else {
+                state.cancelAfter.insert(task.taskIdentifier)
+                return false
+            }
+            state.cancelled.insert(task.taskIdentifier)
+            return true
         }
         if now { task.cancel() }
     }
@@ -208,25 +236,22 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
         init(_ value: Value) { self.value = value }
     }
 
-    /// The request for a redirect's hop, or nil (and the task failed) when it is refused.
-    private func redirect(to text: String, identifier: Int) -> URLRequest? {
+    /// The request for a redirect's hop, or why it is refused.
+    private func redirect(to text: String) -> Result<URLRequest, SourceFailure> {
         let next: SourceURL
         do throws(RingSpecError) {
             next = try SourceURL(text, "src")
         } catch {
-            fail(
-                identifier, SourceFailure(.refused, "a redirect to \(RingService.headerSafe(text)) is not a source URL")
-            )
-            return nil
+            return .failure(
+                SourceFailure(.refused, "a redirect to \(RingService.headerSafe(text)) is not a source URL"))
         }
         if let refusal = check(next) {
-            fail(identifier, SourceFailure(.refused, "a redirect to \(next): \(refusal.message)"))
-            return nil
+            return .failure(SourceFailure(.refused, "a redirect to \(next): \(refusal.message)"))
         }
         guard let url = URL(string: next.description) else {
-            return nil
+            return .failure(SourceFailure(.refused, "a redirect to \(next) is not a URL"))
         }
-        return request(for: url)
+        return .success(request(for: url))
     }
 
     func urlSession(
@@ -269,6 +294,7 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         let identifier = task.taskIdentifier
+        redirecting.withLock { _ = $0.cancelled.remove(identifier) }
         guard let finished = tasks.withLock({ $0.removeValue(forKey: identifier) }),
             let completion = finished.completion
         else { return }

@@ -40,6 +40,10 @@ public struct SourcePolicy: Sendable, Equatable {
     public var perHost: Int = 4
     /// `--source-queue`: fetches waiting for one host; a new source past them gets 503.
     public var queuePerHost: Int = 64
+    /// `--source-rate`: fetches started a second to one host, at most, in bursts of as many;
+    /// a new source past them gets 503. Each fetch also costs the process about 200 bytes
+    /// that the toolchain's URLSession never frees (docs/reliability.md), so this bounds that too.
+    public var fetchesPerSecond: Double = 10
     /// `--source-cache-mb`: the documents kept, in bytes of their bodies.
     public var cacheBytes: Int = 16 * 1024 * 1024
 
