@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPServer
 import RingCore
 import RingRaster
@@ -61,18 +60,7 @@ extension RingService {
                 }
             }
         }
-        guard let reply else {
-            let waited = Locked<LiveSources.Answer?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let now = sources.read(url) { fetched in
-                waited.withLock { $0 = fetched }
-                done.signal()
-            }
-            if let now { return answer(now) }
-            _ = done.wait(timeout: .now() + configuration.sources.timeout + 1)
-            guard let fetched = waited.withLock({ $0 }) else { return Self.busy }
-            return answer(fetched)
-        }
+        guard let reply else { return sources.readWaiting(url).map(answer) ?? Self.busy }
         let now = sources.read(url) { [self] fetched in
             reply.send(finish(request, .json, answer(fetched), "miss", started))
         }

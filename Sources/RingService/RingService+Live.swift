@@ -1,4 +1,3 @@
-import Dispatch
 import HTTPServer
 import RingCore
 
@@ -35,15 +34,7 @@ extension RingService {
         if let refusal = configuration.sources.refusal(of: url) { return failure("src: \(refusal)") }
         guard let reply else {
             // No reply to keep (tests, tools): wait here, never on an event loop.
-            let waited = Locked<LiveSources.Answer?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let now = sources.read(url) { answer in
-                waited.withLock { $0 = answer }
-                done.signal()
-            }
-            if let now { return resolve(spec, now, request: request, format: format, reply: nil, started: started) }
-            _ = done.wait(timeout: .now() + configuration.sources.timeout + 1)
-            guard let answer = waited.withLock({ $0 }) else { return failure("src: the fetch did not finish") }
+            guard let answer = sources.readWaiting(url) else { return failure("src: the fetch did not finish") }
             return resolve(spec, answer, request: request, format: format, reply: nil, started: started)
         }
         let now = sources.read(url) { [self] answer in

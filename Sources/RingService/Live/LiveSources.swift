@@ -1,3 +1,4 @@
+import Dispatch
 import HTTPServer
 import RingCore
 
@@ -144,6 +145,21 @@ final class LiveSources: Sendable {
         guard host.queue.count < policy.queuePerHost else { return nil }
         host.queue.append(url)
         return false
+    }
+
+    /// The answer for `url`, waiting for a fetch if need be, up to the fetch's deadline and a
+    /// second: for callers with no reply to keep (tests, tools), never on an event loop. Nil
+    /// when the fetch did not finish in that time.
+    func readWaiting(_ url: SourceURL) -> Answer? {
+        let waited = Locked<Answer?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let now = read(url) { answer in
+            waited.withLock { $0 = answer }
+            done.signal()
+        }
+        if let now { return now }
+        _ = done.wait(timeout: .now() + policy.timeout + 1)
+        return waited.withLock { $0 }
     }
 
     private func fetch(_ url: SourceURL) {
