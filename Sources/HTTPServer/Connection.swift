@@ -25,6 +25,8 @@ final class Connection {
     var awaited: AwaitedRequest?
     /// Whether it is queued for another turn of its loop, with complete requests left over.
     var waitingForTurn = false
+    /// Whether its answers are held until its loop's batch ends (``EventLoop/holdWrites(_:)``).
+    var writesHeld = false
 
     /// What the serializer needs of a request answered later.
     struct AwaitedRequest {

@@ -48,6 +48,12 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// (`sched_yield`) before polling again, so other threads on the host (clients, a proxy in
     /// front) are not kept waiting for a scheduler slice; 0 never yields.
     public var yieldAfterEvents: Int = 8
+    /// How long an answer made while a loop handles a batch of ready sockets may wait, in
+    /// microseconds, for the batch's other answers before the loop writes them all: written
+    /// together, they wake a client once per batch instead of once per answer, which is most of
+    /// the cost of a new ring beyond its render when the clients share the cores
+    /// (docs/performance.md). 0 writes each answer at once.
+    public var writeDelayMicroseconds: Int = 200
     /// Listen backlog.
     public var backlog: Int32 = 1024
 

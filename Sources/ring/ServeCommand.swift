@@ -144,6 +144,9 @@ enum ServeCommand {
         },
         .server("--max-connections", "N", "connections held at once", \.maxConnections, in: 1...1_000_000),
         .server(
+            "--write-delay-us", "MICROSECONDS", "how long an answer may wait for its batch's others, 0 never",
+            \.writeDelayMicroseconds, in: 0...100_000),
+        .server(
             "--yield-after", "EVENTS", "yield the core after a batch this large, 0 never", \.yieldAfterEvents,
             in: 0...65536),
         .seconds("--header-timeout", "deadline for a whole request head", \.headerTimeout),

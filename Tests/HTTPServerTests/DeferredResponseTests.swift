@@ -127,4 +127,54 @@ private struct Refused: Error {}
         #expect(try server.exchange("GET /now HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
         #expect(waitUntil { server.server.statistics.openConnections == 0 })
     }
+
+    /// Answers held back for their batch (`writeDelayMicroseconds`) go out when the batch
+    /// ends, however long the delay: with a delay of 10 s, 40 clients asking at once, each with
+    /// a pipeline of three, all have their answers, in order, within the test's 5 s read limit.
+    @Test(arguments: IOBackend.allCases) func heldAnswersAreWrittenWhenTheirBatchEnds(io: IOBackend) throws {
+        let server = try TestServer(io, responder: DeferringResponder()) {
+            $0.eventLoops = 1
+            $0.writeDelayMicroseconds = 10_000_000
+        }
+        let clients = try (0..<40).map { _ in try server.client() }
+        for (index, client) in clients.enumerated() {
+            client.send((0..<3).map { "GET /now?\(index)-\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+        }
+        for (index, client) in clients.enumerated() {
+            for step in 0..<3 { #expect(client.readResponse()?.text == "now /now?\(index)-\(step)") }
+        }
+    }
+
+    /// The delay bounds how long an answer waits for the rest of its batch. While a blocker's
+    /// pipeline keeps the loop busy for 8 ms, a quick request and then 12 requests whose
+    /// answers each block the loop for 2 ms arrive, so the next batch holds all 13, the quick
+    /// one first. Its answer goes out once the delay (1 ms) has passed, after the first slow
+    /// answer, about 10 ms after it was sent; held to the batch's end it would wait for all 12
+    /// (32 ms or more).
+    @Test func aHeldAnswerWaitsNoLongerThanTheDelay() throws {
+        let server = try TestServer(.epoll, responder: DeferringResponder()) {
+            $0.eventLoops = 1
+            $0.writeDelayMicroseconds = 1_000
+        }
+        let blocker = try server.client()
+        let quick = try server.client()
+        let slow = try (0..<12).map { _ in try server.client() }
+        for client in [blocker, quick] + slow {  // accepted and idle before the rounds
+            client.send("GET /now?warm HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        var early = 0
+        for round in 0..<5 {
+            blocker.send((0..<4).map { _ in "GET /slow?b HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
+            usleep(1_000)
+            let started = Date()
+            quick.send("GET /now?\(round) HTTP/1.1\r\nHost: x\r\n\r\n")
+            for client in slow { client.send("GET /slow?\(round) HTTP/1.1\r\nHost: x\r\n\r\n") }
+            #expect(quick.readResponse()?.text == "now /now?\(round)")
+            if Date().timeIntervalSince(started) < 0.020 { early += 1 }
+            for client in slow { #expect(client.readResponse()?.text == "slow \(round)") }
+            for _ in 0..<4 { #expect(blocker.readResponse()?.text == "slow b") }
+        }
+        #expect(early >= 3)
+    }
 }

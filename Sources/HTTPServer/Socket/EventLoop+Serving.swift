@@ -89,7 +89,10 @@ extension EventLoop {
                 answerRequests(connection, budget: &budget, now: now)
                 guard isCurrent(connection) else { return }
             }
-            if connection.hasPendingOutput { continue }
+            if connection.hasPendingOutput {
+                if holdWrites(connection) { return }
+                continue
+            }
             if connection.state == .peerClosed, !connection.holdsRequests {
                 // Nothing left to answer: what remains buffered is a head that can never end.
                 apply(.endOfInput(idle: true), to: connection, now: now)

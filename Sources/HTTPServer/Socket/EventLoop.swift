@@ -48,6 +48,13 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     private var nextSerial: UInt64 = 0
     /// Connections with complete requests left for another turn, in the order they ran out.
     var turns: [Connection] = []
+    /// Connections with answers held back until the batch ends (``writeDelay``), and when the
+    /// first of them was held.
+    var heldWrites: [Connection] = []
+    private var heldSince = 0.0
+    /// Whether the loop is inside a batch, where answers may be held back.
+    private var inBatch = false
+    private let writeDelay: Double
     var date = HTTPDate()
     let readBuffer: UnsafeMutableRawBufferPointer
     private let stopRequested = Atomic<Bool>(false)
@@ -65,6 +72,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
         self.statistics = statistics
+        writeDelay = Double(configuration.writeDelayMicroseconds) / 1e6
         let poller: any Poller
         switch configuration.io {
         #if os(Linux)
@@ -133,16 +141,46 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     func handle(_ event: PollEvent) {
         let now = batchClock ?? MonotonicClock.now()
         batchClock = now
+        inBatch = writeDelay > 0
         if event.fd == listener {
             acceptConnections(now: now)
         } else if let connection = connections[event.fd] {
             service(connection, event, now: now)
         }
+        if !heldWrites.isEmpty, MonotonicClock.now() - heldSince >= writeDelay { writeHeld(now: now) }
+    }
+
+    /// Holds back `connection`'s queued answers until the batch ends or ``writeDelay`` has
+    /// passed; false outside a batch, where the caller writes at once.
+    func holdWrites(_ connection: Connection) -> Bool {
+        guard inBatch else { return false }
+        guard !connection.writesHeld else { return true }
+        if heldWrites.isEmpty { heldSince = MonotonicClock.now() }
+        connection.writesHeld = true
+        heldWrites.append(connection)
+        return true
+    }
+
+    /// Writes every held answer, each connection going on with its turn as it would have.
+    private func writeHeld(now: Double) {
+        let wasInBatch = inBatch
+        inBatch = false
+        var due: [Connection] = []
+        swap(&due, &heldWrites)
+        for connection in due {
+            connection.writesHeld = false
+            if isCurrent(connection) { serve(connection, now: now) }
+        }
+        due.removeAll(keepingCapacity: true)
+        swap(&due, &heldWrites)  // nothing was held meanwhile: keeps the array's storage
+        inBatch = wasInBatch
     }
 
     func batchFinished(events: Int) -> Bool {
         let now = batchClock ?? MonotonicClock.now()
         batchClock = nil
+        if !heldWrites.isEmpty { writeHeld(now: now) }
+        inBatch = false
         // After a big batch, let other runnable threads on this core go first: clients,
         // proxies or load generators on the same host answer sooner instead of waiting a
         // whole scheduler slice (docs/performance.md has the measurements).
