@@ -176,12 +176,29 @@ package enum PNGEncoder {
                         for row in 0..<height {
                             let source = row * stride + offset
                             let target = row * (width + 1) + 1
-                            for column in 0..<width {
+                            var column = 0
+                            while column < width {
+                                // Runs of one colour are most of a ring: four pixels at a time
+                                // while they repeat the last one.
+                                if havePrevious {
+                                    let repeated = SIMD4<UInt32>(repeating: previous.littleEndian)
+                                    let indices = UInt32(previousIndex) &* 0x0101_0101
+                                    while column + 4 <= width,
+                                        lines.loadUnaligned(fromByteOffset: source + 4 * column, as: SIMD4<UInt32>.self)
+                                            == repeated
+                                    {
+                                        UnsafeMutableRawPointer(indexed.baseAddress! + target + column).storeBytes(
+                                            of: indices, as: UInt32.self)
+                                        column += 4
+                                    }
+                                    guard column < width else { break }
+                                }
                                 let colour = UInt32(
                                     littleEndian: lines.loadUnaligned(
                                         fromByteOffset: source + 4 * column, as: UInt32.self))
-                                if havePrevious && colour == previous {  // runs of one colour are most of a ring
-                                    indexed[target + column] = previousIndex
+                                column += 1
+                                if havePrevious && colour == previous {
+                                    indexed[target + column - 1] = previousIndex
                                     continue
                                 }
                                 var slot = Int(truncatingIfNeeded: (colour &* 0x9E37_79B1) >> 23)
@@ -195,7 +212,7 @@ package enum PNGEncoder {
                                 previous = colour
                                 previousIndex = UInt8(truncatingIfNeeded: slots[slot] - 1)
                                 havePrevious = true
-                                indexed[target + column] = previousIndex
+                                indexed[target + column - 1] = previousIndex
                             }
                         }
                         return true
@@ -214,9 +231,29 @@ package enum PNGEncoder {
             for (new, old) in order.enumerated() { renumbered[old] = UInt8(new) }
             renumbered.withUnsafeBufferPointer { renumbered in
                 indexed.withUnsafeMutableBufferPointer { indexed in
+                    let bytes = UnsafeMutableRawPointer(indexed.baseAddress!)
                     for row in 0..<height {
                         let target = row * (width + 1) + 1
-                        for column in 0..<width { indexed[target + column] = renumbered[Int(indexed[target + column])] }
+                        var column = 0
+                        // Eight at a time: most are one run, renumbered with one store.
+                        while column + 8 <= width {
+                            let eight = bytes.loadUnaligned(fromByteOffset: target + column, as: UInt64.self)
+                            let index = eight & 0xFF  // all eight bytes, if they are equal
+                            if eight == index &* 0x0101_0101_0101_0101 {
+                                bytes.storeBytes(
+                                    of: UInt64(renumbered[Int(index)]) &* 0x0101_0101_0101_0101,
+                                    toByteOffset: target + column, as: UInt64.self)
+                            } else {
+                                for cell in target + column..<target + column + 8 {
+                                    indexed[cell] = renumbered[Int(indexed[cell])]
+                                }
+                            }
+                            column += 8
+                        }
+                        while column < width {
+                            indexed[target + column] = renumbered[Int(indexed[target + column])]
+                            column += 1
+                        }
                     }
                 }
             }

@@ -204,7 +204,9 @@ struct CoverageMask {
                                     sum += cells[start + cell]
                                     cover = min(abs(sum), 1)
                                 }
-                                let weight = Self.weight(cover)
+                                // Full cover, the inside of a shape next to its edges, skips
+                                // the rounding.
+                                let weight = cover == 1 ? 255 : Self.weight(cover)
                                 if weight != runWeight {
                                     if runWeight > 0 { body(row, runStart, cell - runStart, runWeight) }
                                     runStart = cell
