@@ -146,8 +146,9 @@ public final class ResponseCache: Sendable {
     private func shard(for key: Key) -> Locked<Storage> { shards[Int(key.digest.low % UInt64(shards.count))] }
     private func front(_ loop: Int) -> Locked<Front> { fronts[loop % fronts.count] }
 
-    /// The entry for a request seen before, counting a hit or a miss: the loop's front first,
-    /// then the store.
+    /// The entry for a request seen before, counting a hit when found: the loop's front first,
+    /// then the store. Not found, the caller finds the ring by its digest, or renders and
+    /// ``insert(_:key:)``s it, which counts the miss: each request counts once.
     public func lookup(query: Query, loop: Int = 0) -> Entry? {
         let cached = front(loop).withLock { front -> Entry? in
             guard let found = front.entries.value(for: QuerySlot(hash: query.hash)), query.isSame(as: found.alias)
@@ -158,7 +159,6 @@ public final class ResponseCache: Sendable {
         if let cached { return cached }
         let key = shard(for: query).withLock { storage -> Key? in
             guard let alias = storage.aliases.value(for: QuerySlot(hash: query.hash)), query.isSame(as: alias) else {
-                storage.misses += 1
                 return nil
             }
             return alias.key
@@ -166,25 +166,35 @@ public final class ResponseCache: Sendable {
         guard let key else { return nil }
         let entry = shard(for: key).withLock { storage -> Entry? in
             let entry = storage.responses.value(for: key)
-            if entry == nil { storage.misses += 1 } else { storage.hits += 1 }
+            if entry != nil { storage.hits += 1 }
             return entry
         }
         if let entry { promote(query, to: key, entry: entry, loop: loop) }
         return entry
     }
 
-    /// The entry for a ring already rendered for another query; remembers `query` as its alias
-    /// when found.
+    /// The entry for a ring already rendered, for this query or another; remembers `query` as
+    /// a way to it, and counts a hit, when found.
     public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
-        guard let entry = shard(for: key).withLock({ $0.responses.value(for: key) }) else { return nil }
+        let entry = shard(for: key).withLock { storage -> Entry? in
+            let entry = storage.responses.value(for: key)
+            if entry != nil { storage.hits += 1 }
+            return entry
+        }
+        guard let entry else { return nil }
         remember(query, as: key)
         return entry
     }
 
-    /// Stores `entry` under `key`, and `query` as a way to reach it.
-    public func insert(_ entry: Entry, key: Key, query: Query) {
-        shard(for: key).withLock { $0.responses.insert(entry, for: key, cost: entry.cost) }
-        remember(query, as: key)
+    /// Stores `entry` under `key`. The query that made it is not remembered yet: a query is
+    /// kept as a way to the entry (``remember(_:as:)``) when it comes again and finds the ring
+    /// by its digest, so a URL asked for once costs the store no alias, and a flood of new URLs
+    /// pushes no alias of a popular one out (docs/architecture.md).
+    public func insert(_ entry: Entry, key: Key) {
+        shard(for: key).withLock {
+            $0.misses += 1
+            $0.responses.insert(entry, for: key, cost: entry.cost)
+        }
     }
 
     /// Keeps `query` in the store as a way to reach `key`.
@@ -221,7 +231,9 @@ public final class ResponseCache: Sendable {
 
     /// Counters for metrics.
     public struct Statistics: Sendable, Equatable {
+        /// Lookups that found a response, by the query's text or by the ring's digest.
         public var hits: Int
+        /// Responses rendered and stored: lookups that found nothing either way.
         public var misses: Int
         public var evictions: Int
         /// Bytes counted against the budget: the store's, plus what the fronts may keep alive.

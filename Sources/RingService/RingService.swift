@@ -242,7 +242,7 @@ public final class RingService: HTTPResponder {
         let headers = ringHeaders[Int(format.rawValue)]
         guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
             let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
-            cache.insert(entry, key: key, query: query)
+            cache.insert(entry, key: key)
             return .now(respond(entry, to: request, live: live), hit: false)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
@@ -328,12 +328,8 @@ public final class RingService: HTTPResponder {
 
     /// On a render thread: stores the entry and answers every request that waited for it.
     private func answer(_ waiters: [RenderPool.Waiter], with entry: ResponseCache.Entry, key: ResponseCache.Key) {
-        for (index, waiter) in waiters.enumerated() {
-            if index == 0 {
-                cache.insert(entry, key: key, query: waiter.query)
-            } else {
-                cache.remember(waiter.query, as: key)
-            }
+        cache.insert(entry, key: key)
+        for waiter in waiters {
             let response = respond(entry, to: waiter.request, live: waiter.live)
             record(waiter, response)
             waiter.reply.send(response)
@@ -384,7 +380,7 @@ public final class RingService: HTTPResponder {
         let entry = Self.makeEntry(
             body: answer.render(), etag: answer.entityTag,
             shared: errorHeaders[Int(format.rawValue)], error: message)
-        cache.insert(entry, key: key, query: query)
+        cache.insert(entry, key: key)
         return Self.select(entry, for: request)
     }
 

@@ -312,15 +312,19 @@ final class InProcessService {
         }
     }
 
+    /// One render: the repeated URL and another spelling of the same ring are both found by
+    /// the ring's digest, and each is then remembered by its text.
     @Test func cachesByQueryAndByHash() throws {
         let harness = try InProcessService()
         _ = try harness.get("/ring.svg?p=33")
         _ = try harness.get("/ring.svg?p=33")
         _ = try harness.get("/ring.svg?p=33.0")
+        _ = try harness.get("/ring.svg?p=33.0")
         let statistics = harness.service.cache.statistics
-        #expect(statistics.hits == 1)
-        #expect(statistics.misses == 2)
+        #expect(statistics.hits == 3)
+        #expect(statistics.misses == 1)
         #expect(statistics.entries == 1)
+        #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 1\n"))
     }
 
     @Test func exposesPrometheusMetrics() throws {
