@@ -50,7 +50,7 @@ public final class ResponseCache: Sendable {
         /// headers, allocator overhead, the LRU node and the dictionary slot, times
         /// ``ResponseCache/fragmentationReserve``. The 304 shares the 200's own header lines, and
         /// blocks shared by all entries are not counted: one copy serves them all.
-        var cost: Int { ResponseCache.reserved(ok.body.count + ok.headers.bytes.count + etag.utf8.count + 320) }
+        var cost: Int { ResponseCache.reserved(ok.body.count + ok.headers.count + etag.utf8.count + 320) }
     }
 
     /// What a response is stored under: one ring in one output format.

@@ -451,10 +451,10 @@ public final class RingService: HTTPResponder {
         init(format: ImageFormat, cacheControl: String?) {
             let cache = cacheControl.map { [("Cache-Control", $0)] } ?? []
             lastModified = format.image.versionDate
-            ok = HTTPHeaderBlock(
+            ok = .permanent(
                 [("Content-Type", format.contentType)] + cache
                     + [("Last-Modified", HTTPDate.format(format.image.versionDate))] + RingService.imageHeaders)
-            notModified = HTTPHeaderBlock(cache + RingService.imageHeaders)
+            notModified = .permanent(cache + RingService.imageHeaders)
         }
     }
 

@@ -1,8 +1,72 @@
 /// Header lines serialized once and shared by every response that uses them: a cache of
 /// thousands of responses holds one copy of its constant headers, not thousands.
-public struct HTTPHeaderBlock: Sendable {
+///
+/// A block every response of a process shares (``permanent(_:)``) is kept outside Swift's
+/// reference counting: copying a response that holds it touches no count. With a counted array,
+/// every response made or copied on either event loop changed the count on the block's one
+/// cache line, and the line moved between the cores for each (docs/performance.md).
+///
+/// `@unchecked Sendable`: a permanent block's bytes are written once, before the block is
+/// returned, and never changed or freed.
+public struct HTTPHeaderBlock: @unchecked Sendable {
+    private enum Storage {
+        case counted([UInt8])
+        case permanent(UnsafeBufferPointer<UInt8>)
+    }
+
+    private let storage: Storage
+
     /// `Name: value\r\n` lines.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] {
+        switch storage {
+        case .counted(let bytes): bytes
+        case .permanent(let bytes): Array(bytes)
+        }
+    }
+
+    /// How many bytes the lines take.
+    public var count: Int {
+        switch storage {
+        case .counted(let bytes): bytes.count
+        case .permanent(let bytes): bytes.count
+        }
+    }
+
+    /// Where a permanent block's bytes are (tests); nil for a counted one.
+    var permanentAddress: UnsafePointer<UInt8>? {
+        if case .permanent(let bytes) = storage { bytes.baseAddress } else { nil }
+    }
+
+    /// Appends the lines to `output`.
+    func write(to output: inout [UInt8]) {
+        switch storage {
+        case .counted(let bytes): output.append(contentsOf: bytes)
+        case .permanent(let bytes): output.append(contentsOf: bytes)
+        }
+    }
+
+    private init(storage: Storage) {
+        self.storage = storage
+    }
+
+    /// The block of `headers`, kept for the life of the process and shared with every other
+    /// permanent block of the same lines: for the few constant blocks of a service, made when
+    /// it starts. Each distinct block is made once, so making services again (tests) adds
+    /// nothing.
+    public static func permanent(_ headers: [(String, String)]) -> HTTPHeaderBlock {
+        let lines = HTTPHeaderBlock(headers).bytes
+        let bytes = permanentBlocks.withLock { blocks -> UnsafeBufferPointer<UInt8> in
+            if let made = blocks[lines] { return made }
+            let made = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: lines.count)
+            _ = made.initialize(from: lines)
+            blocks[lines] = UnsafeBufferPointer(made)
+            return UnsafeBufferPointer(made)
+        }
+        return HTTPHeaderBlock(storage: .permanent(bytes))
+    }
+
+    /// Every permanent block, by its lines; reachable for as long as the process runs.
+    private static let permanentBlocks = Locked<[[UInt8]: UnsafeBufferPointer<UInt8>]>([:])
 
     /// Serializes `headers`; names and values lose any CR, LF or NUL, so a header can never be
     /// split or smuggled through a value.
@@ -17,7 +81,7 @@ public struct HTTPHeaderBlock: Sendable {
             bytes.append(0x0D)
             bytes.append(0x0A)
         }
-        self.bytes = bytes
+        storage = .counted(bytes)
     }
 
     /// One header line, the common case for per-response headers such as `ETag`.
@@ -30,7 +94,7 @@ public struct HTTPHeaderBlock: Sendable {
         Self.appendSafe(value, to: &bytes)
         bytes.append(0x0D)
         bytes.append(0x0A)
-        self.bytes = bytes
+        storage = .counted(bytes)
     }
 
     private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {

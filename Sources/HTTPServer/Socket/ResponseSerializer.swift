@@ -14,8 +14,8 @@ enum ResponseSerializer {
             out.append(0x20)
             out.append(contentsOf: response.status.reason.utf8)
             out.append(contentsOf: "\r\n".utf8)
-            out.append(contentsOf: response.sharedHeaders.bytes)
-            out.append(contentsOf: response.headers.bytes)
+            response.sharedHeaders.write(to: &out)
+            response.headers.write(to: &out)
             if !response.status.forbidsContent {
                 out.append(contentsOf: "Content-Length: ".utf8)
                 appendInteger(response.body.count, to: &out)
