@@ -52,7 +52,8 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// microseconds, for the batch's other answers before the loop writes them all: written
     /// together, they wake a client once per batch instead of once per answer, which is most of
     /// the cost of a new ring beyond its render when the clients share the cores
-    /// (docs/performance.md). 0 writes each answer at once.
+    /// (docs/performance.md). 0 writes each answer at once, as the Dispatch backend always
+    /// does: it reports one event at a time.
     public var writeDelayMicroseconds: Int = 200
     /// Listen backlog.
     public var backlog: Int32 = 1024

@@ -29,19 +29,36 @@ public final class ResponseCache: Sendable {
     public final class Entry: Sendable {
         public let ok: HTTPResponse
         public let notModified: HTTPResponse
-        /// The entity tag, quotes included.
-        public let etag: String
         /// `Last-Modified`, in seconds since 1970: the date of its format's renderer version.
         public let lastModified: Int
         /// Whether this is an error image: a hit on it is counted in `ring_render_errors_total`.
         public let isErrorImage: Bool
+        /// The tag's length in the `ETag` line that `ok`'s own headers begin with.
+        private let etagLength: Int
 
+        /// The entity tag, quotes included, read from the `ETag` line of `ok`'s own headers: an
+        /// entry cannot hold a tag its response does not send, and it is one object fewer to
+        /// make on a miss and to free on an eviction (read only for conditional requests).
+        public var etag: String {
+            let lines = ok.headers.bytes
+            return String(decoding: lines[Self.etagLine.count..<Self.etagLine.count + etagLength], as: UTF8.self)
+        }
+
+        private static let etagLine = Array("ETag: ".utf8)
+
+        /// `ok`'s own header lines must begin with `ETag: ` and `etag`, which the 304 repeats.
         public init(
             ok: HTTPResponse, notModified: HTTPResponse, etag: String, lastModified: Int, isErrorImage: Bool = false
         ) {
+            let lines = ok.headers.bytes
+            let line = Self.etagLine.count + etag.utf8.count
+            precondition(
+                lines.count >= line + 2 && lines.starts(with: Self.etagLine)
+                    && lines[Self.etagLine.count..<line].elementsEqual(etag.utf8) && lines[line] == 0x0D,
+                "an entry's own headers begin with its ETag")
             self.ok = ok
             self.notModified = notModified
-            self.etag = etag
+            self.etagLength = etag.utf8.count
             self.lastModified = lastModified
             self.isErrorImage = isErrorImage
         }
@@ -50,7 +67,7 @@ public final class ResponseCache: Sendable {
         /// headers, allocator overhead, the LRU node and the dictionary slot, times
         /// ``ResponseCache/fragmentationReserve``. The 304 shares the 200's own header lines, and
         /// blocks shared by all entries are not counted: one copy serves them all.
-        var cost: Int { ResponseCache.reserved(ok.body.count + ok.headers.count + etag.utf8.count + 320) }
+        var cost: Int { ResponseCache.reserved(ok.body.count + ok.headers.count + etagLength + 320) }
     }
 
     /// What a response is stored under: one ring in one output format.

@@ -131,6 +131,7 @@ private struct Refused: Error {}
     /// Answers held back for their batch (`writeDelayMicroseconds`) go out when the batch
     /// ends, however long the delay: with a delay of 10 s, 40 clients asking at once, each with
     /// a pipeline of three, all have their answers, in order, within the test's 5 s read limit.
+    /// (Dispatch reports one event at a time and writes at once, with the same answers.)
     @Test(arguments: IOBackend.allCases) func heldAnswersAreWrittenWhenTheirBatchEnds(io: IOBackend) throws {
         let server = try TestServer(io, responder: DeferringResponder()) {
             $0.eventLoops = 1

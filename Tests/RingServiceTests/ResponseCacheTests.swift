@@ -7,9 +7,15 @@ import Testing
 
 @Suite struct ResponseCacheTests {
     private func entry(_ size: Int, tag: String = "e") -> ResponseCache.Entry {
-        ResponseCache.Entry(
-            ok: HTTPResponse(status: .ok, body: [UInt8](repeating: 1, count: size)),
-            notModified: HTTPResponse(status: .notModified), etag: "\"\(tag)\"", lastModified: 0)
+        let etag = HTTPHeaderBlock(name: "ETag", value: "\"\(tag)\"")
+        return ResponseCache.Entry(
+            ok: HTTPResponse(status: .ok, headers: etag, body: [UInt8](repeating: 1, count: size)),
+            notModified: HTTPResponse(status: .notModified, headers: etag), etag: "\"\(tag)\"", lastModified: 0)
+    }
+
+    /// The tag is the one the response sends: read back from its `ETag` line.
+    @Test func anEntrysTagIsItsResponsesETag() {
+        #expect(entry(3, tag: "r6-svg-0123").etag == "\"r6-svg-0123\"")
     }
 
     private func key(_ low: Int, high: UInt64 = 0, format: UInt8 = 0) -> ResponseCache.Key {

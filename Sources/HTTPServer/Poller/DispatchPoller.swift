@@ -109,6 +109,7 @@ final class DispatchPoller: Poller, @unchecked Sendable {
     }
 
     var needsThread: Bool { false }
+    var reportsBatches: Bool { false }
 
     func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void) {
         queue.sync {

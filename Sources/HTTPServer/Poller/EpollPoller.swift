@@ -61,6 +61,7 @@
         }
 
         var needsThread: Bool { true }
+        var reportsBatches: Bool { true }
 
         func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void) {
             while handler.batchFinished(events: wait(handler)) {}

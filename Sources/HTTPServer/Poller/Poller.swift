@@ -59,6 +59,10 @@ protocol Poller: AnyObject, Sendable {
     /// own thread), or runs on threads of its own (Dispatch: the queue's workers) and returns
     /// once it is under way, so the loop needs no thread of its own.
     var needsThread: Bool { get }
+    /// Whether one wake-up reports many ready descriptors before its batch ends (epoll), or
+    /// each event is a batch of its own (Dispatch): only the first gives answers others to be
+    /// written with.
+    var reportsBatches: Bool { get }
     /// Reports ready descriptors to `handler` until its ``PollHandler/batchFinished(events:)``
     /// returns false, then calls `finished`.
     func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void)

@@ -72,7 +72,6 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
         self.statistics = statistics
-        writeDelay = Double(configuration.writeDelayMicroseconds) / 1e6
         let poller: any Poller
         switch configuration.io {
         #if os(Linux)
@@ -81,6 +80,8 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         case .dispatch: poller = DispatchPoller(label: "ring-loop-\(index)")
         }
         self.poller = poller
+        // With Dispatch each event is its own batch: there is nothing to wait for.
+        writeDelay = poller.reportsBatches ? Double(configuration.writeDelayMicroseconds) / 1e6 : 0
         mailbox = ReplyMailbox(wake: { poller.wake() })
         readBuffer = .allocate(byteCount: configuration.readBufferBytes, alignment: 16)
         self.listener = listener
