@@ -23,7 +23,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ByteGrammar -p
 extra=(-I "$out")
 case "$target" in
     http)
-        sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
+        sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift Sources/HTTPServer/Locked.swift
                  Tests/Fuzz/HTTPRequestParserFuzz.swift) ;;
     query)
         sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
