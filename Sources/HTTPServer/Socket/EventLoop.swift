@@ -50,7 +50,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     var turns: [Connection] = []
     /// Connections with answers held back until the batch ends (``writeDelay``), and when the
     /// first of them was held.
-    var heldWrites: [Connection] = []
+    private var heldWrites: [Connection] = []
     private var heldSince = 0.0
     /// Whether the loop is inside a batch, where answers may be held back.
     private var inBatch = false

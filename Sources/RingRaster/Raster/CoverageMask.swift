@@ -201,7 +201,11 @@ struct CoverageMask {
                                 if resolved {
                                     cover = cells[start + cell]
                                 } else {
-                                    sum += cells[start + cell]
+                                    // Most cells of a touched block are beside the edge's, and
+                                    // add nothing: the weight stays, and the run goes on.
+                                    let delta = cells[start + cell]
+                                    if delta == 0 { continue }
+                                    sum += delta
                                     cover = min(abs(sum), 1)
                                 }
                                 // Full cover, the inside of a shape next to its edges, skips
