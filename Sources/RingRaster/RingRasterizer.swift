@@ -54,7 +54,7 @@ package enum RingRasterizer {
         let scratch = RenderScratch.current
         defer { scratch.trim() }
         var canvas = draw(scene, scale: scale, fonts: fonts, scratch: scratch)
-        defer { scratch.pixels = canvas.takeStorage() }
+        defer { canvas.giveBack(to: scratch) }
         return PNGEncoder.encode(canvas, scratch: scratch)
     }
 
@@ -65,8 +65,7 @@ package enum RingRasterizer {
 
     private static func draw(_ scene: RingScene, scale: Int, fonts: LabelFonts, scratch: RenderScratch) -> Canvas {
         let (width, height) = pixelSize(of: scene, scale: scale)
-        let canvas = Canvas(width: width, height: height, storage: scratch.pixels)
-        scratch.pixels = []
+        let canvas = Canvas(width: width, height: height, scratch: scratch)
         var painter = Painter(scene: scene, scale: Double(scale), fonts: fonts, canvas: canvas, scratch: scratch)
         painter.paint()
         return painter.canvas
@@ -315,7 +314,7 @@ extension Canvas {
         let rowBytes = width * 4
         lines.resetToZeros(count: height * (rowBytes + 1))
         lines.withUnsafeMutableBytes { lines in
-            pixels.withUnsafeBytes { pixels in
+            rgbaPixels().withUnsafeBytes { pixels in
                 for row in 0..<height {
                     var target = row * (rowBytes + 1) + 1
                     var source = row * rowBytes

@@ -43,12 +43,13 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Up to 256 × 256 pixels: large enough for every shape, small enough for thousands of runs.
     guard width * height <= 1 << 16 else { return 0 }
     let canvas = RingRasterizer.draw(scene, scale: scale)
-    precondition(canvas.width == width && canvas.height == height && canvas.pixels.count == width * height * 4)
+    let pixels = canvas.rgbaPixels()
+    precondition(canvas.width == width && canvas.height == height && pixels.count == width * height * 4)
     var index = 0
-    while index < canvas.pixels.count {
-        let alpha = canvas.pixels[index + 3]
+    while index < pixels.count {
+        let alpha = pixels[index + 3]
         precondition(
-            canvas.pixels[index] <= alpha && canvas.pixels[index + 1] <= alpha && canvas.pixels[index + 2] <= alpha,
+            pixels[index] <= alpha && pixels[index + 1] <= alpha && pixels[index + 2] <= alpha,
             "premultiplied channel above alpha at \(index / 4)")
         index += 4
     }
@@ -56,7 +57,7 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     (empty.background, empty.fill, empty.shadow, empty.label, empty.caption) = (nil, nil, nil, nil, nil)
     (empty.ticks, empty.targets) = (nil, nil)
     empty.rings = empty.rings.map { _ in RingScene.Ring() }
-    precondition(RingRasterizer.draw(empty, scale: scale).pixels.allSatisfy { $0 == 0 }, "an empty scene drew")
+    precondition(RingRasterizer.draw(empty, scale: scale).rgbaPixels().allSatisfy { $0 == 0 }, "an empty scene drew")
     let png = PNGEncoder.encode(scanlines: canvas.scanlines(), width: width, height: height)
     precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
     return 0

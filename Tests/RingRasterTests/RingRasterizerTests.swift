@@ -38,12 +38,13 @@ import Testing
             straight += lines[start..<start + rowBytes]
         }
         #expect(decoded.pixels == straight)
+        let pixels = canvas.rgbaPixels()
         // Straight alpha: each pixel, multiplied back, is the canvas's within rounding.
         for index in Swift.stride(from: 0, to: straight.count, by: 4) where straight[index + 3] > 0 {
             let alpha = Int(straight[index + 3])
             for channel in 0..<3 {
                 let premultiplied = Int(straight[index + channel]) * alpha / 255
-                #expect(abs(premultiplied - Int(canvas.pixels[index + channel])) <= 1)
+                #expect(abs(premultiplied - Int(pixels[index + channel])) <= 1)
             }
         }
     }
@@ -292,14 +293,14 @@ import Testing
             let scene = RingScene(spec: spec)
             let canvas = RingRasterizer.draw(scene, scale: spec.scale)
             let (width, height) = RingRasterizer.pixelSize(of: scene, scale: spec.scale)
-            #expect(canvas.width == width && canvas.height == height && canvas.pixels.count == width * height * 4)
+            let pixels = canvas.rgbaPixels()
+            #expect(canvas.width == width && canvas.height == height && pixels.count == width * height * 4)
             // Premultiplied: no channel above its alpha.
             var index = 0
             var valid = true
-            while index < canvas.pixels.count {
-                let alpha = canvas.pixels[index + 3]
-                if canvas.pixels[index] > alpha || canvas.pixels[index + 1] > alpha || canvas.pixels[index + 2] > alpha
-                {
+            while index < pixels.count {
+                let alpha = pixels[index + 3]
+                if pixels[index] > alpha || pixels[index + 1] > alpha || pixels[index + 2] > alpha {
                     valid = false
                 }
                 index += 4

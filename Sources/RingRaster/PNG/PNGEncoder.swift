@@ -62,13 +62,20 @@ package enum PNGEncoder {
     /// filters lose here as well.
     package static let rgbaCompression = Compression(level: 3)
 
-    /// PNG bytes of `canvas`, with its ``RenderScratch`` buffers: a palette image read straight
-    /// from the premultiplied pixels when it has at most 256 colours, so the RGBA scanlines
-    /// are made only for an image that needs them.
+    /// PNG bytes of `canvas`, with its ``RenderScratch`` buffers: an indexed canvas as a
+    /// palette image from its indices; an RGBA one as a palette image read straight from the
+    /// premultiplied pixels when it has at most 256 colours, so the RGBA scanlines are made
+    /// only for an image that needs them.
     package static func encode(_ canvas: Canvas, scratch: RenderScratch = .current) -> [UInt8] {
         let (width, height) = (canvas.width, canvas.height)
-        precondition(width > 0 && height > 0 && canvas.pixels.count == width * height * 4)
-        let palette = canvas.pixels.withUnsafeBytes {
+        precondition(width > 0 && height > 0)
+        if canvas.isIndexed {
+            let palette = Palette(canvas, into: &scratch.indexed)
+            return encode(
+                rows: scratch.indexed, bytesPerPixel: 1, palette: palette, width: width, height: height, nil, scratch)
+        }
+        let pixels = canvas.rgbaPixels()
+        let palette = pixels.withUnsafeBytes {
             Palette(
                 rows: $0, stride: width * 4, offset: 0, width: width, height: height, premultiplied: true,
                 into: &scratch.indexed)
@@ -220,48 +227,120 @@ package enum PNGEncoder {
                 }
             }
             guard complete else { return nil }
-            // Translucent entries first, each group in order of first appearance, so `tRNS`
-            // stops at the last translucent one: the indices are renumbered to match.
-            let order =
-                colours.indices.filter { colours[$0] >> 24 != 255 }
-                + colours.indices.filter {
-                    colours[$0] >> 24 == 255
-                }
-            var renumbered = [UInt8](repeating: 0, count: colours.count)
-            for (new, old) in order.enumerated() { renumbered[old] = UInt8(new) }
-            renumbered.withUnsafeBufferPointer { renumbered in
-                indexed.withUnsafeMutableBufferPointer { indexed in
-                    let bytes = UnsafeMutableRawPointer(indexed.baseAddress!)
+            let map = Self.translucentFirst(colours)
+            indexed.withUnsafeMutableBufferPointer { indexed in
+                Self.renumber(
+                    UnsafePointer(indexed.baseAddress!), through: map, into: indexed.baseAddress!, width, height)
+            }
+            setEntries(colours, map, premultiplied: premultiplied)
+        }
+
+        /// The palette of an indexed canvas: its colours as they first appear row by row —
+        /// the numbering the pixel pass above gives the same image, so the bytes are the same
+        /// — without those it painted over. `indexed` receives the rows.
+        init(_ canvas: Canvas, into indexed: inout [UInt8]) {
+            let (width, height) = (canvas.width, canvas.height)
+            // Canvas index → order of first appearance + 1 (0: not seen).
+            var seen = [UInt16](repeating: 0, count: 256)
+            var appearing: [UInt32] = []
+            canvas.indices.withUnsafeBufferPointer { indices in
+                seen.withUnsafeMutableBufferPointer { seen in
+                    let indices = indices.baseAddress!
+                    let bytes = UnsafeRawPointer(indices)
                     for row in 0..<height {
-                        let target = row * (width + 1) + 1
+                        let start = row * (width + 1) + 1
                         var column = 0
-                        // Eight at a time: most are one run, renumbered with one store.
-                        while column + 8 <= width {
-                            let eight = bytes.loadUnaligned(fromByteOffset: target + column, as: UInt64.self)
-                            let index = eight & 0xFF  // all eight bytes, if they are equal
-                            if eight == index &* 0x0101_0101_0101_0101 {
-                                bytes.storeBytes(
-                                    of: UInt64(renumbered[Int(index)]) &* 0x0101_0101_0101_0101,
-                                    toByteOffset: target + column, as: UInt64.self)
-                            } else {
-                                for cell in target + column..<target + column + 8 {
-                                    indexed[cell] = renumbered[Int(indexed[cell])]
+                        while column < width {
+                            // Eight of one index already seen are skipped with one load.
+                            if column + 8 <= width {
+                                let eight = bytes.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
+                                let first = eight & 0xFF
+                                if eight == first &* 0x0101_0101_0101_0101, seen[Int(first)] != 0 {
+                                    column += 8
+                                    continue
                                 }
                             }
-                            column += 8
-                        }
-                        while column < width {
-                            indexed[target + column] = renumbered[Int(indexed[target + column])]
+                            let index = Int(indices[start + column])
+                            if seen[index] == 0 {
+                                appearing.append(canvas.colours[index])
+                                seen[index] = UInt16(appearing.count)
+                            }
                             column += 1
                         }
                     }
                 }
             }
-            for old in order {
+            let order = Self.translucentFirst(appearing)
+            // Canvas index → final index, through the order of appearance.
+            var map = [UInt8](repeating: 0, count: 256)
+            for index in 0..<256 where seen[index] != 0 { map[index] = order[Int(seen[index]) - 1] }
+            indexed.resetToZeros(count: height * (width + 1))
+            canvas.indices.withUnsafeBufferPointer { source in
+                indexed.withUnsafeMutableBufferPointer { target in
+                    Self.renumber(source.baseAddress!, through: map, into: target.baseAddress!, width, height)
+                }
+            }
+            setEntries(appearing, order, premultiplied: true)
+        }
+
+        /// For colours numbered in order of first appearance, their final numbers: translucent
+        /// entries first, each group in that order, so `tRNS` stops at the last translucent one.
+        private static func translucentFirst(_ colours: [UInt32]) -> [UInt8] {
+            var map = [UInt8](repeating: 0, count: colours.count)
+            var next = 0
+            for translucent in [true, false] {
+                for (old, colour) in colours.enumerated() where (colour >> 24 != 255) == translucent {
+                    map[old] = UInt8(next)
+                    next += 1
+                }
+            }
+            return map
+        }
+
+        /// `rgb` and `alpha` of `colours` (numbered as they appeared) in their final order `map`.
+        private mutating func setEntries(_ colours: [UInt32], _ map: [UInt8], premultiplied: Bool) {
+            var byFinal = [UInt32](repeating: 0, count: colours.count)
+            for (old, colour) in colours.enumerated() { byFinal[Int(map[old])] = colour }
+            rgb.reserveCapacity(3 * colours.count)
+            for stored in byFinal {
                 // Red in the low byte, alpha in the high one.
-                let colour = premultiplied ? Canvas.straight(colours[old]) : colours[old]
-                rgb += [UInt8(colour & 0xFF), UInt8(colour >> 8 & 0xFF), UInt8(colour >> 16 & 0xFF)]
+                let colour = premultiplied ? Canvas.straight(stored) : stored
+                rgb.append(UInt8(colour & 0xFF))
+                rgb.append(UInt8(colour >> 8 & 0xFF))
+                rgb.append(UInt8(colour >> 16 & 0xFF))
                 if colour >> 24 != 255 { alpha.append(UInt8(colour >> 24)) }
+            }
+        }
+
+        /// `source`'s rows (a filter byte, then `width` indices) through `map` into `target`'s,
+        /// which may be the same: eight at a time where eight are one index, most of a ring.
+        private static func renumber(
+            _ source: UnsafePointer<UInt8>, through map: [UInt8], into target: UnsafeMutablePointer<UInt8>,
+            _ width: Int, _ height: Int
+        ) {
+            map.withUnsafeBufferPointer { map in
+                let (from, to) = (UnsafeRawPointer(source), UnsafeMutableRawPointer(target))
+                for row in 0..<height {
+                    let start = row * (width + 1) + 1
+                    target[start - 1] = 0
+                    var column = 0
+                    while column + 8 <= width {
+                        let eight = from.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
+                        let index = eight & 0xFF  // all eight bytes, if they are equal
+                        if eight == index &* 0x0101_0101_0101_0101 {
+                            to.storeBytes(
+                                of: UInt64(map[Int(index)]) &* 0x0101_0101_0101_0101, toByteOffset: start + column,
+                                as: UInt64.self)
+                        } else {
+                            for cell in start + column..<start + column + 8 { target[cell] = map[Int(source[cell])] }
+                        }
+                        column += 8
+                    }
+                    while column < width {
+                        target[start + column] = map[Int(source[start + column])]
+                        column += 1
+                    }
+                }
             }
         }
     }

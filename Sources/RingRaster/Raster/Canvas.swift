@@ -3,25 +3,75 @@ import RingCore
 /// The image being drawn: 8-bit RGBA, premultiplied by alpha, in sRGB as the SVG gives its
 /// colours. Shapes are composited onto it with source-over, as SVG paints them, each through
 /// its coverage mask.
+///
+/// A canvas starts **indexed**: one byte a pixel, an index into the colours painted so far,
+/// laid out as PNG's palette rows (each row a filter byte, then the indices). A ring is a few
+/// colours and their anti-aliased blends, and a shape's colour composited over one colour at
+/// one coverage level always gives the same colour, so each fill works that out once per
+/// pair (``memo``) and the image is ready for the PNG encoder's palette without a pass that
+/// hashes every pixel. At the 257th colour, or for a fill with a shader (a gradient, the head
+/// shadow), the canvas turns into RGBA words, the same pixels exactly, and stays so.
 package struct Canvas {
     package let width: Int
     package let height: Int
-    /// Row-major premultiplied RGBA, 4 bytes a pixel.
-    package private(set) var pixels: [UInt8]
+    /// Whether the canvas is still indexed (``indices``, ``colours``) rather than RGBA.
+    package private(set) var isIndexed = true
+    /// While indexed: per row a filter byte (0, None) and an index into ``colours`` a pixel.
+    private(set) var indices: [UInt8]
+    /// While indexed: the colours, premultiplied RGBA words (red in the low byte); 0 is
+    /// transparent, what an empty canvas is.
+    private(set) var colours: [UInt32] = [0]
+    /// Once RGBA: row-major premultiplied RGBA, 4 bytes a pixel.
+    private var rgba: [UInt8]
+    /// Open addressing over 512 slots from a colour to its index + 1 (0 empty).
+    private var keys: [UInt32]
+    private var slots: [UInt16]
+    /// Per index and coverage level (32 a colour), the index the fill numbered ``fills``
+    /// made of it, as `fills << 8 | index`: an entry of an earlier fill is stale.
+    private var memo: [UInt32]
+    private var fills: UInt32 = 0
 
-    /// A transparent canvas, in `storage` when given (its capacity is reused).
-    init(width: Int, height: Int, storage: [UInt8] = []) {
-        self.width = width
-        self.height = height
-        pixels = storage
-        pixels.resetToZeros(count: width * height * 4)
+    /// The pixels, row-major premultiplied RGBA, 4 bytes a pixel: written out from the indices
+    /// while the canvas is indexed, so a method, to be called once.
+    package func rgbaPixels() -> [UInt8] {
+        guard isIndexed else { return rgba }
+        var words = [UInt8](repeating: 0, count: width * height * 4)
+        writeRGBA(into: &words)
+        return words
     }
 
-    /// Gives the pixels' storage back for the next canvas.
-    mutating func takeStorage() -> [UInt8] {
-        var storage: [UInt8] = []
-        swap(&storage, &pixels)
-        return storage
+    /// A transparent canvas, in `scratch`'s buffers when given (their capacity is reused);
+    /// RGBA from the start when not `indexed` (what the tests compare an indexed one against).
+    init(width: Int, height: Int, scratch: RenderScratch? = nil, indexed: Bool = true) {
+        self.width = width
+        self.height = height
+        indices = scratch?.canvasIndices ?? []
+        indices.resetToZeros(count: (width + 1) * height)
+        rgba = scratch?.pixels ?? []
+        rgba.removeAll(keepingCapacity: true)
+        // The memo's stamps go on from the last canvas's, so its entries are stale without
+        // clearing 32 KB for every image.
+        memo = scratch?.memo ?? []
+        if memo.count == 256 * 32, let scratch {
+            fills = scratch.fills
+        } else {
+            memo.resetToZeros(count: 256 * 32)
+        }
+        keys = [UInt32](repeating: 0, count: 512)
+        slots = [UInt16](repeating: 0, count: 512)
+        slots[Self.slot(of: 0)] = 1
+        scratch?.canvasIndices = []
+        scratch?.pixels = []
+        scratch?.memo = []
+        if !indexed { makeRGBA() }
+    }
+
+    /// Gives the buffers back to `scratch` for the next canvas.
+    mutating func giveBack(to scratch: RenderScratch) {
+        swap(&scratch.canvasIndices, &indices)
+        swap(&scratch.pixels, &rgba)
+        swap(&scratch.memo, &memo)
+        scratch.fills = fills
     }
 
     /// How many steps of partial coverage an edge pixel gets: coverage is rounded to the nearest
@@ -31,43 +81,184 @@ package struct Canvas {
     /// palette, which compresses a quarter of the bytes. docs/performance.md has the measurement.
     static let coverageLevels = 31
 
+    // MARK: Colours
+
+    @inline(__always)
+    private static func slot(of colour: UInt32) -> Int { Int(truncatingIfNeeded: (colour &* 0x9E37_79B1) >> 23) }
+
+    /// The index of `colour`, added if new; nil when the canvas already has 256. Only a fill's
+    /// memo misses call it: kept out of line, so the fill's loop does not prepare the tables
+    /// for writing on every run.
+    @inline(never)
+    private mutating func index(of colour: UInt32) -> UInt8? {
+        var slot = Self.slot(of: colour)
+        while slots[slot] != 0 {
+            if keys[slot] == colour { return UInt8(truncatingIfNeeded: slots[slot] - 1) }
+            slot = (slot + 1) & 511
+        }
+        guard colours.count < 256 else { return nil }
+        colours.append(colour)
+        keys[slot] = colour
+        slots[slot] = UInt16(colours.count)
+        return UInt8(truncatingIfNeeded: colours.count - 1)
+    }
+
+    /// The indices as RGBA words, into `words` (`width` × `height` × 4 bytes).
+    private func writeRGBA(into words: inout [UInt8]) {
+        words.withUnsafeMutableBytes { words in
+            for row in 0..<height {
+                let source = row * (width + 1) + 1
+                for column in 0..<width {
+                    let colour = colours[Int(indices[source + column])].littleEndian
+                    words.storeBytes(of: colour, toByteOffset: (row * width + column) * 4, as: UInt32.self)
+                }
+            }
+        }
+    }
+
+    /// Turns the canvas into RGBA, for good: the same pixels.
+    private mutating func makeRGBA() {
+        guard isIndexed else { return }
+        rgba.resetToZeros(count: width * height * 4)
+        writeRGBA(into: &rgba)
+        isIndexed = false
+    }
+
+    // MARK: Painting
+
     /// Paints `color` wherever `mask` covers, at `opacity`: run by run, in integers, without a
     /// shader. Most of what a ring paints is one colour, and most of that fully covered: a run
     /// of full weight in an opaque colour is stored as it is, whatever was under it.
     mutating func fill(_ mask: CoverageMask, _ color: RingColor, opacity: Float = 1) {
         let alpha = Int((Float(color.alpha) * min(max(opacity, 0), 1)).rounded())
         guard alpha > 0 else { return }
-        // Premultiplied source, 0…255 each.
-        let red = Self.divide255(Int(color.red) * alpha)
-        let green = Self.divide255(Int(color.green) * alpha)
-        let blue = Self.divide255(Int(color.blue) * alpha)
-        let opaque = alpha == 255
-        let word = (UInt32(color.red) | UInt32(color.green) << 8 | UInt32(color.blue) << 16 | 0xFF00_0000).littleEndian
+        let source = Source(color, alpha: alpha)
+        if isIndexed, let stopped = fillIndexed(mask, source) {
+            // The 257th colour: the rest of the fill, from where it stopped, on RGBA.
+            makeRGBA()
+            fillRGBA(mask, source, from: stopped)
+        } else if !isIndexed {
+            fillRGBA(mask, source, from: (0, 0))
+        }
+    }
+
+    /// A fill's colour, premultiplied, 0…255 each.
+    private struct Source {
+        let red: Int
+        let green: Int
+        let blue: Int
+        let alpha: Int
+        /// The colour as a premultiplied word when opaque (red in the low byte).
+        let word: UInt32
+        var opaque: Bool { alpha == 255 }
+
+        init(_ color: RingColor, alpha: Int) {
+            red = Canvas.divide255(Int(color.red) * alpha)
+            green = Canvas.divide255(Int(color.green) * alpha)
+            blue = Canvas.divide255(Int(color.blue) * alpha)
+            self.alpha = alpha
+            word = UInt32(red) | UInt32(green) << 8 | UInt32(blue) << 16 | UInt32(alpha) << 24
+        }
+
+        /// Source-over at weight `c`: source × c + destination × (1 − a × c), per channel.
+        @inline(__always)
+        func over(_ destination: UInt32, weight c: Int) -> UInt32 {
+            let keep = 255 - Canvas.divide255(alpha * c)
+            func channel(_ value: Int, _ shift: UInt32) -> UInt32 {
+                UInt32(truncatingIfNeeded: Canvas.divide255(value * c + Int(destination >> shift & 0xFF) * keep))
+                    << shift
+            }
+            return channel(red, 0) | channel(green, 8) | channel(blue, 16) | channel(alpha, 24)
+        }
+    }
+
+    /// The fill on the indices. Returns nil when done, or the row and column of the first
+    /// pixel it could not paint, a 257th colour.
+    private mutating func fillIndexed(_ mask: CoverageMask, _ source: Source) -> (row: Int, column: Int)? {
+        fills += 1
+        if fills == 1 << 24 {  // stamps would wrap: start the memo again
+            memo.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            fills = 1
+        }
+        let stamp = fills << 8
         let (width, height) = (self.width, self.height)
-        pixels.withUnsafeMutableBytes { bytes in
-            let pixels = bytes.bindMemory(to: UInt8.self)
+        var full: UInt8? = nil
+        var stopped: (row: Int, column: Int)? = nil
+        // The indices and the memo are moved out while the fill holds pointers into them, so
+        // that numbering a new colour (which changes `self`) does not overlap those accesses.
+        var indices: [UInt8] = []
+        var memo: [UInt32] = []
+        swap(&indices, &self.indices)
+        swap(&memo, &self.memo)
+        defer {
+            swap(&indices, &self.indices)
+            swap(&memo, &self.memo)
+        }
+        indices.withUnsafeMutableBufferPointer { indices in
+            memo.withUnsafeMutableBufferPointer { memo in
+                let (indices, memo) = (indices.baseAddress!, memo.baseAddress!)
+                mask.forEachRun { row, column, count, c in
+                    guard stopped == nil else { return }
+                    let y = mask.originY + row
+                    let first = max(mask.originX + column, 0)
+                    let end = min(mask.originX + column + count, width)
+                    guard y >= 0, y < height, first < end else { return }
+                    let start = y * (width + 1) + 1
+                    if c == 255 && source.opaque {
+                        if full == nil { full = index(of: source.word) }
+                        guard let full else {
+                            stopped = (row, first - mask.originX)
+                            return
+                        }
+                        (indices + start + first).update(repeating: full, count: end - first)
+                        return
+                    }
+                    let level = (c * 31 + 127) / 255  // c is one of the 32 weights: its level, exactly
+                    for x in first..<end {
+                        let old = Int(indices[start + x])
+                        let entry = memo[old << 5 | level]
+                        if entry >> 8 == fills {
+                            indices[start + x] = UInt8(truncatingIfNeeded: entry)
+                            continue
+                        }
+                        guard let new = index(of: source.over(colours[old], weight: c)) else {
+                            stopped = (row, x - mask.originX)
+                            return
+                        }
+                        memo[old << 5 | level] = stamp | UInt32(new)
+                        indices[start + x] = new
+                    }
+                }
+            }
+        }
+        return stopped
+    }
+
+    /// The fill on RGBA words, from the mask's pixel (`from.row`, `from.column`) on: the
+    /// runs before it were painted while the canvas was indexed.
+    private mutating func fillRGBA(_ mask: CoverageMask, _ source: Source, from: (row: Int, column: Int)) {
+        let (width, height) = (self.width, self.height)
+        let word = source.word.littleEndian
+        rgba.withUnsafeMutableBytes { bytes in
             mask.forEachRun { row, column, count, c in
+                guard row >= from.row else { return }
+                let skip = row == from.row ? max(from.column - column, 0) : 0
+                guard skip < count else { return }
                 let y = mask.originY + row
-                let first = max(mask.originX + column, 0)
+                let first = max(mask.originX + column + skip, 0)
                 let end = min(mask.originX + column + count, width)
                 guard y >= 0, y < height, first < end else { return }
-                if c == 255 && opaque {
+                if c == 255 && source.opaque {
                     for x in first..<end {
                         bytes.storeBytes(of: word, toByteOffset: (y * width + x) * 4, as: UInt32.self)
                     }
                     return
                 }
-                // Source-over: source × c + destination × (1 − a × c).
-                let keep = 255 - Self.divide255(alpha * c)
                 for x in first..<end {
-                    let index = (y * width + x) * 4
-                    pixels[index] = UInt8(truncatingIfNeeded: Self.divide255(red * c + Int(pixels[index]) * keep))
-                    pixels[index + 1] = UInt8(
-                        truncatingIfNeeded: Self.divide255(green * c + Int(pixels[index + 1]) * keep))
-                    pixels[index + 2] = UInt8(
-                        truncatingIfNeeded: Self.divide255(blue * c + Int(pixels[index + 2]) * keep))
-                    pixels[index + 3] = UInt8(
-                        truncatingIfNeeded: Self.divide255(alpha * c + Int(pixels[index + 3]) * keep))
+                    let offset = (y * width + x) * 4
+                    let destination = UInt32(littleEndian: bytes.load(fromByteOffset: offset, as: UInt32.self))
+                    bytes.storeBytes(
+                        of: source.over(destination, weight: c).littleEndian, toByteOffset: offset, as: UInt32.self)
                 }
             }
         }
@@ -87,11 +278,12 @@ package struct Canvas {
     ) {
         precondition(mask.isResolved, "a shader fill reads resolved coverage")
         guard let (columns, rows) = visible(mask) else { return }
+        makeRGBA()
         let (firstColumn, lastColumn, firstRow, lastRow) = (
             columns.lowerBound, columns.upperBound, rows.lowerBound, rows.upperBound
         )
         let width = self.width
-        pixels.withUnsafeMutableBufferPointer { pixels in
+        rgba.withUnsafeMutableBufferPointer { pixels in
             for row in firstRow..<lastRow {
                 let y = mask.originY + row
                 mask.withRow(row) { coverage in

@@ -14,7 +14,13 @@ import CZlib
 ///
 /// Not `Sendable`: each thread has its own (``current``), and renders never cross threads.
 package final class RenderScratch {
+    /// An RGBA canvas's pixels.
     var pixels: [UInt8] = []
+    /// An indexed canvas's rows, and its memo of composited colours (``Canvas``).
+    var canvasIndices: [UInt8] = []
+    var memo: [UInt32] = []
+    /// The number of the last fill that stamped ``memo``.
+    var fills: UInt32 = 0
     var cells: [Float] = []
     var lines: [UInt8] = []
     /// The rows as palette indices, for an image of at most 256 colours.
@@ -48,6 +54,7 @@ package final class RenderScratch {
     /// Lets go of buffers a large render grew past ``retainedBytes``.
     func trim() {
         if pixels.capacity > Self.retainedBytes { pixels = [] }
+        if canvasIndices.capacity > Self.retainedBytes { canvasIndices = [] }
         if cells.capacity * MemoryLayout<Float>.size > Self.retainedBytes { cells = [] }
         if lines.capacity > Self.retainedBytes { lines = [] }
         if indexed.capacity > Self.retainedBytes { indexed = [] }
