@@ -41,9 +41,10 @@ package enum RingRasterizer {
     /// ``RasterLimits`` refuse far smaller images.
     package static let largestSide = 1 << 16
 
-    /// Most bytes one render holds at once, per pixel: the canvas (4), the coverage mask (4),
-    /// the scanlines (4), the palette indices (1) and the deflate output (at most about 4), with
-    /// room for zlib's own state on small images. ``RasterLimits`` multiplies it by the pixel count.
+    /// Most bytes one render holds at once, per pixel: the canvas (its indices, 1, and once it
+    /// has turned RGBA its pixels, 4), the coverage mask (4), the scanlines (4), the palette
+    /// indices (1) and the deflate output (at most about 4): 18, with room for zlib's own state
+    /// on small images. ``RasterLimits`` multiplies it by the pixel count.
     package static let bytesPerPixel = 20
 
     /// PNG bytes of `scene` at `scale` (1 draws the SVG's pixel size). Check the size against

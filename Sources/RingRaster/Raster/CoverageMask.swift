@@ -203,8 +203,10 @@ struct CoverageMask {
                                 } else {
                                     // Most cells of a touched block are beside the edge's, and
                                     // add nothing: the weight stays, and the run goes on.
-                                    let delta = cells[start + cell]
-                                    if delta == 0 { continue }
+                                    // (Tested as bits: an integer compare, where a float
+                                    // one also tests for NaN; -0 takes the longer way, alike.)
+                                    let delta = cells[start &+ cell]
+                                    if delta.bitPattern == 0 { continue }
                                     sum += delta
                                     cover = min(abs(sum), 1)
                                 }

@@ -7,7 +7,7 @@ import CZlib
 #endif
 
 /// What one thread's renders reuse: the canvas, the coverage cells, the scanlines, the deflate
-/// output and the zlib stream. A 120 px ring needs five buffers of about 58 KB and zlib's 270 KB
+/// output and the zlib stream. A 120 px ring needs buffers of 15 to 58 KB and zlib's 270 KB
 /// of state; made afresh for each PNG they cost page faults and, worse, fragment the heap
 /// between the small responses the cache keeps, so the process grew past its memory bound.
 /// Buffers larger than ``retainedBytes`` are let go after the render that needed them.
@@ -32,7 +32,7 @@ package final class RenderScratch {
 
     /// Largest buffer kept between renders: rings up to 300 px a side (the service's
     /// `pngGatePixels`), which are most of them. A larger render's buffers are let go after
-    /// it, so a render thread holds at most five of these between renders, not five of the
+    /// it, so a render thread keeps at most this much per buffer between renders, not the
     /// largest render's.
     static let retainedBytes = 512 << 10
 
