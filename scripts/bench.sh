@@ -130,6 +130,16 @@ rm_=$(median "${ring_miss[@]}"); nm=$(median "${nginx_miss[@]}"); rmc=$(median "
 read -r miss_parse miss_render < <("$ring_bench" --miss-work)
 miss_floor=$(awk -v h="$rc" -v p="$miss_parse" -v r="$miss_render" 'BEGIN {printf "%.2f", h + p + r + 1}')
 dm=$(median "${dispatch_miss[@]}"); dmc=$(median "${dispatch_miss_cpu[@]}")
+# Each new ring asked for twice: the first answered and dropped, the second rendered again and
+# stored (--cache-admission second), so half the requests pay for an entry and an eviction.
+declare -a stored_cpu
+for round in 1 2; do
+    export RING_BENCH_REPEAT=2
+    run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
+    unset RING_BENCH_REPEAT
+    stored_cpu+=("$cpu")
+done
+rsc=$(median "${stored_cpu[@]}")
 
 declare -a ring_p99 nginx_p99 dispatch_p99
 for round in 1 2; do
@@ -149,6 +159,7 @@ printf '%-44s %12s %12s %8s  %s\n' "every request a new spec, req/s" "$rm_" "$nm
 printf '%-44s %12s %12s %8s  %s\n' "new spec, server CPU µs (against hit+parse+render+1)" "$rmc" "$miss_floor" \
     "$(ratio "$rmc" "$miss_floor")" "≤ 1.0: $(verdict "$(ratio "$rmc" "$miss_floor")" 1.0 le)"
 printf '%-44s %12s %12s\n' "  its ring alone: parse, render (µs)" "$miss_parse" "$miss_render"
+printf '%-44s %12s %12s\n' "  each new ring twice (stored), CPU µs" "$rsc" "-"
 printf '%-44s %12s %12s %8s  %s\n' "cache hit, -c256, p99 latency (ms)" "$rp" "$np" "$(ratio "$rp" "$np")" \
     "≤ 0.75 × nginx: $(verdict "$(ratio "$rp" "$np")" 0.75 le)"
 printf '%-44s %12s %12s %8s\n' "dispatch: cache hit, req/s" "$dh" "$nh" "$(ratio "$dh" "$nh")"
@@ -193,18 +204,20 @@ printf '%-44s %12s %12s %8s  %s\n' "PNG bytes: ring against the smaller anchor" 
     "≤ 1.0: $(verdict "$(ratio "$ring_bytes" "$(awk -v a="$vips_bytes" -v b="$resvg_bytes" 'BEGIN {print (a < b ? a : b)}')")" 1.0 le)"
 printf '%-44s %12s %12s\n' "PNG bytes: libvips, resvg" "$vips_bytes" "$resvg_bytes"
 
-# Memory: a million distinct specs through a cache capped at 64 MiB.
+# Memory: a million distinct specs through a cache capped at 64 MiB, each stored.
 cap_mb=64
 start_requests=0
 seen=0
-while [ "$seen" -lt 1000000 ]; do
-    out=$(wrk -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua "http://127.0.0.1:$ring_port")
+# Each spec is asked for twice, so that every one is stored (--cache-admission second stores a
+# new SVG when it is asked for again).
+while [ "$seen" -lt 2000000 ]; do
+    out=$(RING_BENCH_REPEAT=2 wrk -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua "http://127.0.0.1:$ring_port")
     seen=$((seen + $(echo "$out" | awk '/requests in/ {print $1}')))
 done
 rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$ring_pid/status)
 cache_bytes=$(curl -s "http://127.0.0.1:$ring_port/metrics" | awk '$1 == "ring_cache_bytes" {print $2}')
 limit_kb=$(( (64 + cap_mb) * 1024 ))
-printf '%-44s %12s %12s %8s  %s\n' "RSS after $seen distinct specs (KiB)" "$rss_kb" "-" "-" \
+printf '%-44s %12s %12s %8s  %s\n' "RSS after $((seen / 2)) distinct specs (KiB)" "$rss_kb" "-" "-" \
     "≤ 64 MiB + cache cap: $(verdict "$rss_kb" "$limit_kb" le)"
 printf '%-44s %12s %12s %8s  %s\n' "cache bytes (cap $((cap_mb * 1048576)))" "$cache_bytes" "-" "-" \
     "≤ cap: $(verdict "$cache_bytes" $((cap_mb * 1048576)) le)"

@@ -260,7 +260,11 @@ public final class Metrics: Sendable {
             "Live rings answered with their last good value because a refresh failed.",
             sourceStale.value.load(ordering: .relaxed))
         single("ring_cache_hits_total", "counter", "Ring requests served from the response cache.", cache.hits)
-        single("ring_cache_misses_total", "counter", "Ring requests whose query was not in the cache.", cache.misses)
+        single("ring_cache_misses_total", "counter", "Rings rendered and stored in the cache.", cache.misses)
+        single(
+            "ring_cache_unstored_total", "counter",
+            "New SVG rings rendered and not stored: asked for the first time (--cache-admission second).",
+            cache.unstored)
         single(
             "ring_cache_evictions_total", "counter", "Cache entries evicted to stay under the byte cap.",
             cache.evictions)

@@ -122,8 +122,29 @@ public final class ResponseCache: Sendable {
         var responses: LRUCache<Key, Entry>
         /// By ``Query/hash``; the alias holds the full text to compare.
         var aliases: LRUCache<QuerySlot, Alias>
+        /// The rings of this shard asked for before, when cheap rings wait for their second request.
+        var seen: Doorkeeper?
         var hits = 0
         var misses = 0
+        var unstored = 0
+    }
+
+    /// When a new ring is stored.
+    public enum Admission: String, Sendable, CaseIterable {
+        /// Every ring, the first time it is rendered.
+        case first
+        /// A cheap ring the second time it is asked for (within the ``Doorkeeper``'s window);
+        /// a costly one the first time, as it would cost more to render again.
+        case second
+    }
+
+    /// What a lookup by digest found: the ring's entry, or that it is not stored, and whether
+    /// the caller should store it once rendered.
+    public enum KeyLookup {
+        case found(Entry)
+        /// Not stored. `store` is false for a cheap ring asked for the first time with
+        /// ``Admission/second``: answer it and drop it.
+        case absent(store: Bool)
     }
 
     /// A loop's own references: the alias and the entry it led to.
@@ -139,20 +160,27 @@ public final class ResponseCache: Sendable {
 
     /// The configured budget in bytes, store and fronts together.
     public let capacity: Int
+    /// When new rings are stored.
+    public let admission: Admission
     private let shards: [Locked<Storage>]
     private let fronts: [Locked<Front>]
 
     /// A cache of at most `capacityBytes`: a store split evenly into `shards` locks, and a
-    /// front for each of `loops` event loops.
-    public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1) {
+    /// front for each of `loops` event loops. With ``Admission/second``, each shard keeps a
+    /// ``Doorkeeper`` of one bit per ``doorkeeperBytesPerBit`` bytes of its budget (at least
+    /// 4 096): an eighth of them set, about four times the rings the shard can hold, clears it.
+    public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1, admission: Admission = .first) {
         capacity = capacityBytes
+        self.admission = admission
         let frontBudget = capacityBytes / 8 / max(1, loops)
         let shardBudget = (capacityBytes - capacityBytes / 8) / max(1, shards)
         self.shards = (0..<max(1, shards)).map { _ in
             Locked(
                 Storage(
                     responses: LRUCache(capacity: shardBudget - shardBudget / 8),
-                    aliases: LRUCache(capacity: shardBudget / 8)))
+                    aliases: LRUCache(capacity: shardBudget / 8),
+                    seen: admission == .second
+                        ? Doorkeeper(bits: max(4096, shardBudget / Self.doorkeeperBytesPerBit)) : nil))
         }
         self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
     }
@@ -201,6 +229,32 @@ public final class ResponseCache: Sendable {
         guard let entry else { return nil }
         remember(query, as: key)
         return entry
+    }
+
+    /// The bytes of a shard's budget per bit of its ``Doorkeeper``: a default ring costs about
+    /// 2 KB of budget, so an eighth of the bits stands for about four times the rings a shard
+    /// holds, and 64 MiB of cache keep 128 KiB of bits.
+    static let doorkeeperBytesPerBit = 64
+
+    /// The entry for a ring already rendered, for this query or another (remembering `query`
+    /// as a way to it and counting a hit, as ``lookup(key:aliasing:loop:)``); else whether to
+    /// store it once rendered: always when not `cheap` or with ``Admission/first``, and with
+    /// ``Admission/second`` when the ring was asked for before. A cheap ring not stored is
+    /// counted in ``Statistics/unstored``. One lock, the one the lookup takes anyway.
+    public func find(key: Key, aliasing query: Query, loop: Int = 0, cheap: Bool) -> KeyLookup {
+        let found = shard(for: key).withLock { storage -> KeyLookup in
+            if let entry = storage.responses.value(for: key) {
+                storage.hits += 1
+                return .found(entry)
+            }
+            // Marked whether cheap or not: a costly ring's bit tells nothing wrong later.
+            let seen = storage.seen?.see(key.slot) ?? true
+            if !cheap || seen { return .absent(store: true) }
+            storage.unstored += 1
+            return .absent(store: false)
+        }
+        if case .found = found { remember(query, as: key) }
+        return found
     }
 
     /// Stores `entry` under `key`. The query that made it is not remembered yet: a query is
@@ -252,6 +306,9 @@ public final class ResponseCache: Sendable {
         public var hits: Int
         /// Responses rendered and stored: lookups that found nothing either way.
         public var misses: Int
+        /// Cheap rings rendered and answered without being stored: asked for the first time,
+        /// with ``Admission/second``.
+        public var unstored: Int = 0
         public var evictions: Int
         /// Bytes counted against the budget: the store's, plus what the fronts may keep alive.
         public var bytes: Int
@@ -265,6 +322,7 @@ public final class ResponseCache: Sendable {
             shard.withLock {
                 total.hits += $0.hits
                 total.misses += $0.misses
+                total.unstored += $0.unstored
                 total.evictions += $0.responses.evictions + $0.aliases.evictions
                 total.bytes += $0.responses.totalCost + $0.aliases.totalCost
                 total.entries += $0.responses.count

@@ -33,7 +33,8 @@ public final class RingService: HTTPResponder {
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
         self.cache = ResponseCache(
-            capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops)
+            capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops,
+            admission: configuration.cacheAdmission)
         let stale =
             "stale-while-revalidate=\(configuration.staleWhileRevalidate), stale-if-error=\(configuration.staleIfError)"
         self.ringCacheControl = "public, max-age=\(configuration.maxAge), \(stale)"
@@ -222,8 +223,12 @@ public final class RingService: HTTPResponder {
         let digest = RingSpec.digest(of: &spec)
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
-        if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
-            return .now(respond(entry, to: request, live: live), hit: false)
+        // A cheap ring asked for the first time is answered and not stored (ResponseCache.Admission).
+        let cheap = format == .svg && RenderCost.microseconds(spec) <= Double(configuration.inlineRenderMicroseconds)
+        let store: Bool
+        switch cache.find(key: key, aliasing: query, loop: loop, cheap: cheap) {
+        case .found(let entry): return .now(respond(entry, to: request, live: live), hit: false)
+        case .absent(let storing): store = storing
         }
         let image: RingImage
         do throws(RingImage.Refusal) {
@@ -242,7 +247,11 @@ public final class RingService: HTTPResponder {
         let headers = ringHeaders[Int(format.rawValue)]
         guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
             let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
-            cache.insert(entry, key: key)
+            if store {
+                cache.insert(entry, key: key)
+                // Asked for again (or costly): the next request of this URL finds it by its text.
+                if cheap { cache.remember(query, as: key) }
+            }
             return .now(respond(entry, to: request, live: live), hit: false)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)

@@ -8,6 +8,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Locks the cache is split into. More shards make it rarer that two loops want the same
     /// lock at once; each shard gets an equal part of the budget.
     public var cacheShards: Int = 16
+    /// When a new ring is stored: a cheap one (an SVG rendered on its loop) the second time it
+    /// is asked for, so rings asked for once cost no entry and push no other ring out.
+    public var cacheAdmission: ResponseCache.Admission = .second
     /// Event loops answering requests: each gets its own front of references in the cache.
     public var eventLoops: Int = 1
     /// `max-age` for rings, seconds: a ring is a pure function of its URL.

@@ -106,6 +106,14 @@ enum ServeCommand {
             "--error-max-age", "SECONDS", "max-age of error images, 404 and 405, at most 60", \.errorMaxAge,
             in: 0...60),
         .service("--cache-shards", "N", "locks the response cache is split into", \.cacheShards, in: 1...1024),
+        Flag(
+            name: "--cache-admission", value: ResponseCache.Admission.allCases.map(\.rawValue).joined(separator: "|"),
+            help: "store a new SVG when first or second asked for (\(defaults.service.cacheAdmission.rawValue))"
+        ) { text, _, service, _ in
+            guard let admission = ResponseCache.Admission(rawValue: text) else { return false }
+            service.cacheAdmission = admission
+            return true
+        },
         Flag(name: "--access-log", value: "off|stdout|PATH", help: "where the access log goes (stdout)") {
             text, _, _, log in
             log.destination = text

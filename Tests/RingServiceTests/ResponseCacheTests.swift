@@ -53,6 +53,62 @@ import Testing
         #expect(statistics.hits == 2)
     }
 
+    /// What `find` tells the service with each admission: a cheap ring is stored on its second
+    /// request with `.second`, on its first with `.first`; a costly one always on its first.
+    @Test func findSaysWhenToStore() {
+        func store(_ lookup: ResponseCache.KeyLookup) -> Bool? {
+            if case .absent(let store) = lookup { store } else { nil }
+        }
+        let second = ResponseCache(capacityBytes: 1 << 20, admission: .second)
+        #expect(store(second.find(key: key(1), aliasing: query("p=1"), cheap: true)) == false)
+        #expect(store(second.find(key: key(1), aliasing: query("p=1"), cheap: true)) == true)
+        #expect(store(second.find(key: key(2), aliasing: query("p=2"), cheap: false)) == true)
+        #expect(second.statistics.unstored == 1)
+        let stored = entry(10)
+        second.insert(stored, key: key(1))
+        guard case .found(let found) = second.find(key: key(1), aliasing: query("p=1.0"), cheap: true) else {
+            Issue.record("a stored ring is found")
+            return
+        }
+        #expect(found === stored)
+        // Found by digest, the query is remembered: the next request is found by its text.
+        #expect(second.lookup(query: query("p=1.0")) === stored)
+        let first = ResponseCache(capacityBytes: 1 << 20, admission: .first)
+        #expect(store(first.find(key: key(1), aliasing: query("p=1"), cheap: true)) == true)
+        #expect(first.statistics.unstored == 0)
+    }
+
+    /// The doorkeeper says "seen" for every ring marked since it was last cleared, clears
+    /// itself once an eighth of its bits are set, and then forgets.
+    @Test func theDoorkeeperRemembersUntilItsWindowIsFull() {
+        var doorkeeper = Doorkeeper(bits: 4096)
+        #expect(doorkeeper.bits == 4096)
+        #expect(doorkeeper.limit == 512)
+        var generator = SeededGenerator(seed: 11)
+        var slots: [UInt64] = []
+        var falsePositives = 0
+        while doorkeeper.marked < doorkeeper.limit {
+            let slot = UInt64.random(in: .min ... .max, using: &generator)
+            if doorkeeper.see(slot) { falsePositives += 1 } else { slots.append(slot) }
+        }
+        #expect(slots.count == 512)
+        // Below an eighth of the bits set, fewer than 1 in 8 new rings look seen.
+        #expect(falsePositives < slots.count / 8)
+        for slot in slots {
+            let seen = doorkeeper.see(slot)
+            #expect(seen)
+        }
+        #expect(doorkeeper.clearings == 0)
+        // The next new ring clears the bits: the old ones are forgotten.
+        var next = UInt64.random(in: .min ... .max, using: &generator)
+        while doorkeeper.see(next) { next = UInt64.random(in: .min ... .max, using: &generator) }
+        #expect(doorkeeper.clearings == 1)
+        #expect(doorkeeper.marked == 1)
+        var remembered = 0
+        for slot in slots where doorkeeper.see(slot) { remembered += 1 }
+        #expect(remembered < 100)
+    }
+
     @Test func staysUnderItsByteCapAndEvictsLeastRecentlyUsed() {
         let cache = ResponseCache(capacityBytes: 64 * 1024, shards: 1)
         for index in 0..<200 {

@@ -312,10 +312,32 @@ final class InProcessService {
         }
     }
 
-    /// One render: the repeated URL and another spelling of the same ring are both found by
-    /// the ring's digest, and each is then remembered by its text.
-    @Test func cachesByQueryAndByHash() throws {
+    /// A new SVG is stored the second time it is asked for: the first answer is rendered and
+    /// dropped, the second rendered again and stored with its text, and from then on the
+    /// repeated URL and another spelling of the same ring are both found (the second spelling
+    /// by the ring's digest, then by its own text).
+    @Test func storesANewRingWhenAskedForAgain() throws {
         let harness = try InProcessService()
+        _ = try harness.get("/ring.svg?p=33")
+        #expect(harness.service.cache.statistics.entries == 0)
+        #expect(harness.service.cache.statistics.unstored == 1)
+        _ = try harness.get("/ring.svg?p=33")
+        #expect(harness.service.cache.statistics.entries == 1)
+        _ = try harness.get("/ring.svg?p=33")
+        _ = try harness.get("/ring.svg?p=33.0")
+        _ = try harness.get("/ring.svg?p=33.0")
+        let statistics = harness.service.cache.statistics
+        #expect(statistics.hits == 3)
+        #expect(statistics.misses == 1)
+        #expect(statistics.unstored == 1)
+        #expect(statistics.entries == 1)
+        #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 2\n"))
+    }
+
+    /// With `--cache-admission first`, one render: the repeated URL and another spelling of the
+    /// same ring are both found by the ring's digest, and each is then remembered by its text.
+    @Test func cachesByQueryAndByHash() throws {
+        let harness = try InProcessService { $0.cacheAdmission = .first }
         _ = try harness.get("/ring.svg?p=33")
         _ = try harness.get("/ring.svg?p=33")
         _ = try harness.get("/ring.svg?p=33.0")
@@ -323,8 +345,21 @@ final class InProcessService {
         let statistics = harness.service.cache.statistics
         #expect(statistics.hits == 3)
         #expect(statistics.misses == 1)
+        #expect(statistics.unstored == 0)
         #expect(statistics.entries == 1)
         #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 1\n"))
+    }
+
+    /// Costly rings are stored the first time whatever the admission: a PNG, and an SVG past the
+    /// inline budget (here every ring, with a budget of 0 µs).
+    @Test func storesCostlyRingsAtOnce() throws {
+        let harness = try InProcessService()
+        _ = try harness.get("/ring.png?p=33")
+        #expect(harness.service.cache.statistics.entries == 1)
+        let costly = try InProcessService { $0.inlineRenderMicroseconds = 0 }
+        _ = try costly.get("/ring.svg?p=33")
+        #expect(costly.service.cache.statistics.entries == 1)
+        #expect(costly.service.cache.statistics.unstored == 0)
     }
 
     @Test func exposesPrometheusMetrics() throws {
@@ -350,8 +385,10 @@ final class InProcessService {
         }
         #expect(text.contains("ring_render_errors_total{format=\"svg\"} 2\n"))
         #expect(text.contains("ring_render_errors_total{format=\"png\"} 1\n"))
-        #expect(text.contains("ring_cache_hits_total 2\n"))
-        #expect(text.contains("ring_render_seconds_count{format=\"svg\"} 1\n"))
+        // p=5 is stored when asked for again, so only the error image's second request is a hit.
+        #expect(text.contains("ring_cache_hits_total 1\n"))
+        #expect(text.contains("ring_cache_unstored_total 1\n"))
+        #expect(text.contains("ring_render_seconds_count{format=\"svg\"} 2\n"))
         #expect(text.contains("ring_render_seconds_count{format=\"png\"} 1\n"))
         #expect(text.contains("ring_render_seconds_bucket{format=\"png\",le=\"+Inf\"} 1\n"))
         let build = "ring_build_info{version=\"\(RingService.version)\",svg_renderer=\"\(RingRenderer.version)\","

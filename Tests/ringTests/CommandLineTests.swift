@@ -190,7 +190,7 @@ import Testing
             "--host", "--port", "--cache-mb", "--max-age", "--access-log", "--threads", "--max-connections",
             "--header-timeout", "--idle-timeout", "--write-timeout", "--drain-timeout", "--max-request-line",
             "--max-header-bytes", "--max-headers", "--max-body", "--max-query", "--error-max-age", "--yield-after",
-            "--linger", "--accept-backoff", "--read-buffer", "--access-log-format",
+            "--linger", "--accept-backoff", "--read-buffer", "--access-log-format", "--cache-admission",
         ] {
             #expect(help.contains(flag), "\(flag) missing")
         }
@@ -223,7 +223,7 @@ import Testing
         ["render", "/ring.png?p=1", "--format", "svg"], ["render", "/ring.svg?p=1", "-o", "ring.png"],
         ["serve", "--source-allow", "exa_mple.com"], ["serve", "--source-allow", "a.com,"],
         ["serve", "--source-allow-http=1"], ["serve", "--source-ttl", "10"], ["serve", "--source-timeout", "0"],
-        ["serve", "--source-rate", "0"],
+        ["serve", "--source-rate", "0"], ["serve", "--cache-admission", "third"],
     ])
     func usageErrorsExitTwo(arguments: [String]) throws {
         let outcome = try Self.run(arguments)
@@ -420,6 +420,13 @@ import Testing
         #expect(policy.cacheBytes == 3 << 20 && policy.fetchesPerSecond == 2.5)
         let plain = try #require(ServeCommand.settings([], help: "ring serve"))
         #expect(!plain.service.sources.isEnabled && !plain.service.sources.allowHTTP)
+    }
+
+    /// `--cache-admission`: a cheap new SVG is stored when second asked for unless told `first`.
+    @Test func cacheAdmissionFlag() throws {
+        #expect(try #require(ServeCommand.settings([], help: "ring serve")).service.cacheAdmission == .second)
+        let first = try #require(ServeCommand.settings(["--cache-admission", "first"], help: "ring serve"))
+        #expect(first.service.cacheAdmission == .first)
     }
 
     @Test func healthcheckTakesTheEntrypointsFlags() {
