@@ -122,6 +122,20 @@ public struct RingImage: Sendable {
         _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest
     ) -> String {
         var writer = ByteWriter(capacity: 64)
+        writeEntityTag(kind, format, scale: scale, fonts: fonts, digest, into: &writer)
+        return writer.text
+    }
+
+    /// ``entityTag``'s bytes into `writer`: the service writes them into the `ETag` line
+    /// without making a `String` on every new ring.
+    package func writeEntityTag(into writer: inout ByteWriter) {
+        Self.writeEntityTag("r", format, scale: spec.scale, fonts: fonts, digest, into: &writer)
+    }
+
+    private static func writeEntityTag(
+        _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest,
+        into writer: inout ByteWriter
+    ) {
         writer.append("\"")
         writer.append(kind)
         writer.append(integer: format.rendererVersion)
@@ -142,7 +156,6 @@ public struct RingImage: Sendable {
         writer.append(byte: UInt8(ascii: "-"))
         digest.write(hexInto: &writer)
         writer.append("\"")
-        return writer.text
     }
 
     /// The image that answers a query refused with `message`, laid out for the box the query

@@ -46,19 +46,16 @@ public final class ResponseCache: Sendable {
 
         private static let etagLine = Array("ETag: ".utf8)
 
-        /// `ok`'s own header lines must begin with `ETag: ` and `etag`, which the 304 repeats.
-        public init(
-            ok: HTTPResponse, notModified: HTTPResponse, etag: String, lastModified: Int, isErrorImage: Bool = false
-        ) {
+        /// `ok`'s own header lines must begin with its `ETag` line, which the 304 repeats.
+        public init(ok: HTTPResponse, notModified: HTTPResponse, lastModified: Int, isErrorImage: Bool = false) {
             let lines = ok.headers.bytes
-            let line = Self.etagLine.count + etag.utf8.count
+            let end = lines.firstIndex(of: 0x0D)
             precondition(
-                lines.count >= line + 2 && lines.starts(with: Self.etagLine)
-                    && lines[Self.etagLine.count..<line].elementsEqual(etag.utf8) && lines[line] == 0x0D,
+                lines.starts(with: Self.etagLine) && end.map { $0 > Self.etagLine.count } == true,
                 "an entry's own headers begin with its ETag")
             self.ok = ok
             self.notModified = notModified
-            self.etagLength = etag.utf8.count
+            self.etagLength = end! - Self.etagLine.count
             self.lastModified = lastModified
             self.isErrorImage = isErrorImage
         }

@@ -215,49 +215,55 @@ public final class RingService: HTTPResponder {
     /// what the entry is remembered under: the request's own, or for a live ring the query
     /// of the ring its values make (`live` then gives the answer the live ring's caching).
     func ring(
-        _ spec: RingSpec, query: ResponseCache.Query, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?,
-        started: Double, live: LiveFreshness? = nil
+        _ spec: consuming RingSpec, query: ResponseCache.Query, request: HTTPRequest, format: ImageFormat,
+        reply: HTTPReply?, started: Double, live: LiveFreshness? = nil
     ) -> ImageOutcome {
+        // Moved, not copied: a copy of a spec retains each of its many fields, and releases them.
         var spec = spec
         let loop = request.eventLoop
         let digest = RingSpec.digest(of: &spec)
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
-        // A cheap ring asked for the first time is answered and not stored (ResponseCache.Admission).
-        let cheap = format == .svg && RenderCost.microseconds(spec) <= Double(configuration.inlineRenderMicroseconds)
-        let store: Bool
-        switch cache.find(key: key, aliasing: query, loop: loop, cheap: cheap) {
-        case .found(let entry): return .now(respond(entry, to: request, live: live), hit: false)
-        case .absent(let storing): store = storing
-        }
+        // The scene and the estimate first: the estimate says whether the ring is cheap, and a
+        // ring found by digest here is rarely found so (a URL is found by its text once stored).
         let image: RingImage
         do throws(RingImage.Refusal) {
             image = try RingImage(
-                valid: spec, format: format.image, digest: digest, limits: configuration.raster,
+                valid: consume spec, format: format.image, digest: digest, limits: configuration.raster,
                 fonts: configuration.fonts)
         } catch {
             return .now(
                 errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
         }
-        let admission = admission(spec, image, format: format)
+        let admission = admission(image.spec, image, format: format)
+        let inline = admission.cost <= Double(configuration.inlineRenderMicroseconds)
+        // A cheap ring asked for the first time is answered and not stored (ResponseCache.Admission).
+        let cheap = format == .svg && inline
+        let store: Bool
+        switch cache.find(key: key, aliasing: query, loop: loop, cheap: cheap) {
+        case .found(let entry): return .now(respond(entry, to: request, live: live), hit: false)
+        case .absent(let storing): store = storing
+        }
         if let refusal = admission.refusal {
             return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
         }
-        let (cost, gate) = (admission.cost, admission.gate)
         let headers = ringHeaders[Int(format.rawValue)]
-        guard let reply, cost > Double(configuration.inlineRenderMicroseconds) else {
-            let entry = RenderJob.entry(image: image, headers: headers, metrics: metrics)
-            if store {
-                cache.insert(entry, key: key)
-                // Asked for again (or costly): the next request of this URL finds it by its text.
-                if cheap { cache.remember(query, as: key) }
+        guard let reply, !inline else {
+            let body = RenderJob.render(image, metrics: metrics)
+            let own = Self.ownHeaders(image)
+            guard store else {
+                return .now(unstored(body, own: own, headers: headers, request: request, live: live), hit: false)
             }
+            let entry = Self.makeEntry(body: body, own: own, shared: headers)
+            cache.insert(entry, key: key)
+            // Stored because asked for again: the next request of this URL finds it by its text.
+            if cheap, cache.admission == .second { cache.remember(query, as: key) }
             return .now(respond(entry, to: request, live: live), hit: false)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
         var waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
         waiter.live = live
-        switch pool.submit(key, waiter: waiter, gate: gate, render: job.entry) {
+        switch pool.submit(key, waiter: waiter, gate: admission.gate, render: job.entry) {
         case .queued, .joined:
             return .later
         case .queueFull:
@@ -267,6 +273,18 @@ public final class RingService: HTTPResponder {
             metrics.recordRenderRefused(.largePNG)
             return .now(Self.busy, hit: false)
         }
+    }
+
+    /// The answer to a ring rendered and not stored (asked for the first time): the 200 an
+    /// entry would hold, made without the entry, unless the request's preconditions or a live
+    /// ring's freshness need one.
+    private func unstored(
+        _ body: [UInt8], own: HTTPHeaderBlock, headers: ImageHeaders, request: HTTPRequest, live: LiveFreshness?
+    ) -> HTTPResponse {
+        guard live == nil, !request.hasPreconditions else {
+            return respond(Self.makeEntry(body: body, own: own, shared: headers), to: request, live: live)
+        }
+        return HTTPResponse(status: .ok, shared: headers.ok, headers: own, body: body)
     }
 
     /// A ring's entry as the answer to `request`: as cached, or with a live ring's freshness.
@@ -323,15 +341,21 @@ public final class RingService: HTTPResponder {
             Self.entry(image: image, headers: headers, metrics: metrics)
         }
 
-        /// The render itself, from borrowed parts: the inline path calls it without making a job.
+        /// The render and its entry, from borrowed parts.
         static func entry(image: RingImage, headers: ImageHeaders, metrics: Metrics) -> ResponseCache.Entry {
+            RingService.makeEntry(
+                body: render(image, metrics: metrics), own: RingService.ownHeaders(image), shared: headers)
+        }
+
+        /// The render itself, timed and counted: the inline path calls it without making a job.
+        static func render(_ image: RingImage, metrics: Metrics) -> [UInt8] {
             let started = MonotonicClock.now()
             let body = image.render()
             metrics.recordRender(image.format == .svg ? .svg : .png, seconds: MonotonicClock.now() - started)
             metrics.recordNotdef(image.missingCharacters.count)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
-            return RingService.makeEntry(body: body, etag: image.entityTag, shared: headers)
+            return body
         }
     }
 
@@ -378,8 +402,8 @@ public final class RingService: HTTPResponder {
             message: message, query: query.text, format: format.image, fonts: configuration.fonts)
         guard remember else {
             let entry = Self.makeEntry(
-                body: answer.render(), etag: answer.entityTag, shared: errorHeaders[Int(format.rawValue)],
-                error: message)
+                body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
+                shared: errorHeaders[Int(format.rawValue)], isErrorImage: true)
             return Self.select(entry, for: request)
         }
         let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
@@ -387,27 +411,36 @@ public final class RingService: HTTPResponder {
             return Self.select(entry, for: request)
         }
         let entry = Self.makeEntry(
-            body: answer.render(), etag: answer.entityTag,
-            shared: errorHeaders[Int(format.rawValue)], error: message)
+            body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
+            shared: errorHeaders[Int(format.rawValue)], isErrorImage: true)
         cache.insert(entry, key: key)
         return Self.select(entry, for: request)
     }
 
-    /// A cache entry: the 200 and the 304 of an image, or of an error image with `error` as
-    /// its `X-Ring-Error`.
+    /// A cache entry: the 200 and the 304 of an image (or of an error image), which carry the
+    /// same per-ring lines `own`, serialized once.
     fileprivate static func makeEntry(
-        body: [UInt8], etag: String, shared: ImageHeaders, error: String? = nil
+        body: [UInt8], own: HTTPHeaderBlock, shared: ImageHeaders, isErrorImage: Bool = false
     ) -> ResponseCache.Entry {
-        // The 200 and the 304 carry the same per-ring lines: serialize them once.
-        let own =
-            if let error { HTTPHeaderBlock([("ETag", etag), ("X-Ring-Error", Self.headerSafe(error))]) } else {
-                HTTPHeaderBlock(name: "ETag", value: etag)
-            }
         let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
         let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
         return ResponseCache.Entry(
-            ok: ok, notModified: notModified, etag: etag, lastModified: shared.lastModified,
-            isErrorImage: error != nil)
+            ok: ok, notModified: notModified, lastModified: shared.lastModified, isErrorImage: isErrorImage)
+    }
+
+    /// A ring's own header line, after the shared ones: its `ETag`, written from the digest
+    /// into stack memory, with no `String` made on the way.
+    fileprivate static func ownHeaders(_ image: RingImage) -> HTTPHeaderBlock {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
+            var writer = ByteWriter(scratch: scratch)
+            image.writeEntityTag(into: &writer)
+            return writer.withBytes { HTTPHeaderBlock(name: "ETag", value: $0) }
+        }
+    }
+
+    /// An error image's own lines: its `ETag` and the message in `X-Ring-Error`.
+    private static func errorLines(etag: String, error: String) -> HTTPHeaderBlock {
+        HTTPHeaderBlock([("ETag", etag), ("X-Ring-Error", Self.headerSafe(error))])
     }
 
     /// The 200, the 304 or a 412, as the request's preconditions decide. An image's

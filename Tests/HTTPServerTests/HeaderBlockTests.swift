@@ -27,4 +27,14 @@ import Testing
         #expect(other.permanentAddress != first.permanentAddress)
         #expect(HTTPHeaderBlock(headers).permanentAddress == nil)
     }
+
+    /// A line whose value comes as bytes is the line the same value as text gives, CR, LF and
+    /// NUL made spaces alike.
+    @Test func aValueGivenAsBytesIsMadeSafeAlike() {
+        for value in ["\"r6-svg-0123\"", "a\r\nInjected: yes", "nul\u{0}here", ""] {
+            let bytes = Array(value.utf8)
+            let line = bytes.withUnsafeBufferPointer { HTTPHeaderBlock(name: "ETag", value: $0) }
+            #expect(line.bytes == HTTPHeaderBlock(name: "ETag", value: value).bytes, "\(value)")
+        }
+    }
 }

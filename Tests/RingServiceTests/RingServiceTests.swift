@@ -334,6 +334,25 @@ final class InProcessService {
         #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 2\n"))
     }
 
+    /// The answer made without an entry (first request) is the one the stored entry gives
+    /// (second request) and the cache gives (third): same status, header lines and body. A
+    /// first request with a precondition is answered as a stored ring would be.
+    @Test func anUnstoredAnswerIsTheStoredOne() throws {
+        let harness = try InProcessService()
+        let answers = try (0..<3).map { _ in try harness.get("/ring.svg?p=41&label=x") }
+        #expect(harness.service.cache.statistics.hits == 1)
+        for answer in answers.dropFirst() {
+            #expect(answer.status == answers[0].status)
+            #expect(answer.headers.map { "\($0.0): \($0.1)" } == answers[0].headers.map { "\($0.0): \($0.1)" })
+            #expect(answer.body == answers[0].body)
+        }
+        let etag = try #require(answers[0].header("ETag"))
+        let fresh = try InProcessService()
+        #expect(try fresh.get("/ring.svg?p=41&label=x", headers: "If-None-Match: \(etag)\r\n").status == 304)
+        #expect(try fresh.get("/ring.svg?p=41&label=x", headers: "If-Match: \"other\"\r\n").status == 412)
+        #expect(fresh.service.cache.statistics.entries == 1)
+    }
+
     /// With `--cache-admission first`, one render: the repeated URL and another spelling of the
     /// same ring are both found by the ring's digest, and each is then remembered by its text.
     @Test func cachesByQueryAndByHash() throws {

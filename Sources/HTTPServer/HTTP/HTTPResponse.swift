@@ -97,6 +97,33 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
         storage = .counted(bytes)
     }
 
+    /// One header line whose value is given as bytes, for a value written without a `String`
+    /// (a ring's `ETag`, from its digest): CR, LF and NUL become spaces, as in every line.
+    public init(name: StaticString, value: UnsafeBufferPointer<UInt8>) {
+        let nameCount = name.utf8CodeUnitCount
+        let count = nameCount + value.count + 4
+        let nameStart = name.utf8Start
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { line, initialized in
+            guard let base = line.baseAddress else { return }
+            // The name is the program's own text; only the value is made safe.
+            base.initialize(from: nameStart, count: nameCount)
+            base[nameCount] = 0x3A  // ":"
+            base[nameCount + 1] = 0x20
+            var target = base + nameCount + 2
+            for byte in value {
+                target.pointee = Self.safe(byte)
+                target += 1
+            }
+            base[count - 2] = 0x0D
+            base[count - 1] = 0x0A
+            initialized = count
+        }
+        storage = .counted(bytes)
+    }
+
+    @inline(__always)
+    private static func safe(_ byte: UInt8) -> UInt8 { byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte }
+
     private static func appendSafe(_ text: String, to bytes: inout [UInt8]) {
         let start = bytes.count
         var text = text
