@@ -197,14 +197,14 @@ package struct Canvas {
         indices.withUnsafeMutableBufferPointer { indices in
             memo.withUnsafeMutableBufferPointer { memo in
                 let (indices, memo) = (indices.baseAddress!, memo.baseAddress!)
-                mask.forEachRun { row, column, count, c in
+                mask.forEachRun { row, column, count, level in
                     guard stopped == nil else { return }
                     let y = mask.originY + row
                     let first = max(mask.originX + column, 0)
                     let end = min(mask.originX + column + count, width)
                     guard y >= 0, y < height, first < end else { return }
                     let start = y * (width + 1) + 1
-                    if c == 255 && source.opaque {
+                    if level == Self.coverageLevels && source.opaque {
                         if full == nil { full = index(of: source.word) }
                         guard let full else {
                             stopped = (row, first - mask.originX)
@@ -213,7 +213,6 @@ package struct Canvas {
                         (indices + start + first).update(repeating: full, count: end - first)
                         return
                     }
-                    let level = (c * 31 + 127) / 255  // c is one of the 32 weights: its level, exactly
                     for x in first..<end {
                         let old = Int(indices[start + x])
                         let entry = memo[old << 5 | level]
@@ -221,7 +220,8 @@ package struct Canvas {
                             indices[start + x] = UInt8(truncatingIfNeeded: entry)
                             continue
                         }
-                        guard let new = index(of: source.over(colours[old], weight: c)) else {
+                        let weight = CoverageMask.weight(level: level)
+                        guard let new = index(of: source.over(colours[old], weight: weight)) else {
                             stopped = (row, x - mask.originX)
                             return
                         }
@@ -240,7 +240,8 @@ package struct Canvas {
         let (width, height) = (self.width, self.height)
         let word = source.word.littleEndian
         rgba.withUnsafeMutableBytes { bytes in
-            mask.forEachRun { row, column, count, c in
+            mask.forEachRun { row, column, count, level in
+                let c = CoverageMask.weight(level: level)
                 guard row >= from.row else { return }
                 let skip = row == from.row ? max(from.column - column, 0) : 0
                 guard skip < count else { return }

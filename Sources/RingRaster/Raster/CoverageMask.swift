@@ -167,21 +167,29 @@ struct CoverageMask {
         }
     }
 
-    /// `cover` (0…1) as the 0…255 weight compositing uses, in ``Canvas/coverageLevels`` steps.
+    /// `cover` (0…1) as one of the ``Canvas/coverageLevels`` steps of coverage, 0…31.
     @inline(__always)
-    static func weight(_ cover: Float) -> Int {
-        // Below half a step the weight is 0; so is NaN, which hostile scene numbers can make.
+    static func level(_ cover: Float) -> Int {
+        // Below half a step the level is 0; so is NaN's, which hostile scene numbers can make.
         guard cover >= 0.016 else { return 0 }
-        return min(Int(min(cover, 1) * Float(Canvas.coverageLevels) + 0.5), Canvas.coverageLevels) * 255
-            / Canvas.coverageLevels
+        return min(Int(min(cover, 1) * Float(Canvas.coverageLevels) + 0.5), Canvas.coverageLevels)
     }
 
-    /// Calls `body(row, column, count, weight)` for each run of `count` pixels of one row with
-    /// the same non-zero compositing ``weight(_:)``, left to right and top to bottom. Before
+    /// A ``level(_:)`` as the 0…255 weight compositing uses.
+    @inline(__always)
+    static func weight(level: Int) -> Int { level &* 255 / Canvas.coverageLevels }
+
+    /// `cover` (0…1) as the 0…255 weight compositing uses, in ``Canvas/coverageLevels`` steps.
+    @inline(__always)
+    static func weight(_ cover: Float) -> Int { weight(level: level(cover)) }
+
+    /// Calls `body(row, column, count, level)` for each run of `count` pixels of one row with
+    /// the same non-zero coverage ``level(_:)``, left to right and top to bottom: a level, not
+    /// its weight, so that the loop over the cells does no more than round the coverage. Before
     /// ``resolve()`` the cells are summed as they are read, and blocks no edge touched are
     /// skipped; after it, every cell is read.
     @inline(__always)
-    func forEachRun(_ body: (_ row: Int, _ column: Int, _ count: Int, _ weight: Int) -> Void) {
+    func forEachRun(_ body: (_ row: Int, _ column: Int, _ count: Int, _ level: Int) -> Void) {
         let (width, stride, blocksPerRow, resolved) = (self.width, self.stride, self.blocksPerRow, isResolved)
         let blockCells = Self.blockCells
         cells.withUnsafeBufferPointer { cells in
@@ -190,7 +198,7 @@ struct CoverageMask {
                     let start = row * stride
                     var sum: Float = 0
                     var runStart = 0
-                    var runWeight = 0
+                    var runLevel = 0
                     var column = 0
                     for block in 0..<(width + blockCells - 1) / blockCells {
                         let end = min(column + blockCells, width)
@@ -212,17 +220,17 @@ struct CoverageMask {
                                 }
                                 // Full cover, the inside of a shape next to its edges, skips
                                 // the rounding.
-                                let weight = cover == 1 ? 255 : Self.weight(cover)
-                                if weight != runWeight {
-                                    if runWeight > 0 { body(row, runStart, cell - runStart, runWeight) }
+                                let level = cover == 1 ? Canvas.coverageLevels : Self.level(cover)
+                                if level != runLevel {
+                                    if runLevel > 0 { body(row, runStart, cell &- runStart, runLevel) }
                                     runStart = cell
-                                    runWeight = weight
+                                    runLevel = level
                                 }
                             }
                         }
                         column = end
                     }
-                    if runWeight > 0 { body(row, runStart, width - runStart, runWeight) }
+                    if runLevel > 0 { body(row, runStart, width - runStart, runLevel) }
                 }
             }
         }
