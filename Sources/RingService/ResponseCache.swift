@@ -206,11 +206,7 @@ public final class ResponseCache: Sendable {
             return alias.key
         }
         guard let key else { return nil }
-        let entry = shard(for: key).withLock { storage -> Entry? in
-            let entry = storage.responses.value(for: key)
-            if entry != nil { storage.hits += 1 }
-            return entry
-        }
+        let entry = shard(for: key).withLock { Self.stored(key, in: &$0) }
         if let entry { promote(query, to: key, entry: entry, loop: loop) }
         return entry
     }
@@ -218,13 +214,15 @@ public final class ResponseCache: Sendable {
     /// The entry for a ring already rendered, for this query or another; remembers `query` as
     /// a way to it, and counts a hit, when found.
     public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
-        let entry = shard(for: key).withLock { storage -> Entry? in
-            let entry = storage.responses.value(for: key)
-            if entry != nil { storage.hits += 1 }
-            return entry
-        }
-        guard let entry else { return nil }
+        guard let entry = shard(for: key).withLock({ Self.stored(key, in: &$0) }) else { return nil }
         remember(query, as: key)
+        return entry
+    }
+
+    /// The entry stored under `key` in a shard, counting a hit when found; under its lock.
+    private static func stored(_ key: Key, in storage: inout Storage) -> Entry? {
+        let entry = storage.responses.value(for: key)
+        if entry != nil { storage.hits += 1 }
         return entry
     }
 
@@ -240,10 +238,7 @@ public final class ResponseCache: Sendable {
     /// counted in ``Statistics/unstored``. One lock, the one the lookup takes anyway.
     public func find(key: Key, aliasing query: Query, loop: Int = 0, cheap: Bool) -> KeyLookup {
         let found = shard(for: key).withLock { storage -> KeyLookup in
-            if let entry = storage.responses.value(for: key) {
-                storage.hits += 1
-                return .found(entry)
-            }
+            if let entry = Self.stored(key, in: &storage) { return .found(entry) }
             // Marked whether cheap or not: a costly ring's bit tells nothing wrong later.
             let seen = storage.seen?.see(key.slot) ?? true
             if !cheap || seen { return .absent(store: true) }
