@@ -101,6 +101,56 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile"), flag + 1 < Comm
     exit(0)
 }
 
+/// Deflate alone on the default ring's palette rows: zlib's best setting for them (level 1,
+/// `Z_RLE`) against our ``RunLengthDeflate``, time and bytes.
+func deflateComparison(batches: Int, size: Int) -> String {
+    let canvas = RingRasterizer.draw(RingScene(spec: RingSpec(value: 72)), scale: 1)
+    guard let rows = PNGEncoder.paletteRows(of: canvas) else { return "the default ring is not a palette image" }
+    let zlibRLE = PNGEncoder.Compression(level: 1, strategy: Z_RLE)
+    let zlibTime = measure(batches: batches, size: size) { PNGEncoder.deflate(rows, zlibRLE).count }
+    let runsTime = measure(batches: batches, size: size) { PNGEncoder.deflate(rows, .runs()).count }
+    var line =
+        "deflate alone, default ring's \(rows.count) index bytes: zlib level 1 rle \(format(zlibTime)) "
+        + "\(PNGEncoder.deflate(rows, zlibRLE).count) B, runs \(format(runsTime)) "
+        + "\(PNGEncoder.deflate(rows, .runs()).count) B (\(String(format: "%.1f", zlibTime / runsTime))× faster)"
+    // The catalogue's palette images, each at its own scale.
+    var (zlibTotal, runsTotal, zlibBytes, runsBytes, images) = (0.0, 0.0, 0, 0, 0)
+    for example in RingExamples.all {
+        guard let spec = try? RingSpec(query: example.query),
+            let rows = PNGEncoder.paletteRows(of: RingRasterizer.draw(RingScene(spec: spec), scale: spec.scale))
+        else { continue }
+        zlibTotal += measure(batches: max(batches / 3, 3), size: 20) { PNGEncoder.deflate(rows, zlibRLE).count }
+        runsTotal += measure(batches: max(batches / 3, 3), size: 20) { PNGEncoder.deflate(rows, .runs()).count }
+        zlibBytes += PNGEncoder.deflate(rows, zlibRLE).count
+        runsBytes += PNGEncoder.deflate(rows, .runs()).count
+        images += 1
+    }
+    line +=
+        "\ndeflate alone, the catalogue's \(images) palette images: zlib level 1 rle \(format(zlibTotal)) "
+        + "\(zlibBytes) B, runs \(format(runsTotal)) \(runsBytes) B "
+        + "(\(String(format: "%.1f", zlibTotal / runsTotal))× faster)"
+    return line
+}
+
+/// `--deflate`: only that comparison. `--profile-deflate zlib|runs N`: one engine N times, for
+/// callgrind or perf.
+if CommandLine.arguments.contains("--deflate") {
+    print(deflateComparison(batches: 31, size: 500))
+    exit(0)
+}
+if let flag = CommandLine.arguments.firstIndex(of: "--profile-deflate"), flag + 2 < CommandLine.arguments.count,
+    let count = Int(CommandLine.arguments[flag + 2])
+{
+    let canvas = RingRasterizer.draw(RingScene(spec: RingSpec(value: 72)), scale: 1)
+    let rows = PNGEncoder.paletteRows(of: canvas)!
+    let compression: PNGEncoder.Compression =
+        CommandLine.arguments[flag + 1] == "zlib" ? .init(level: 1, strategy: Z_RLE) : .runs()
+    var bytes = 0
+    for _ in 0..<count { bytes &+= PNGEncoder.deflate(rows, compression).count }
+    print("\(count) streams, \(bytes) bytes")
+    exit(0)
+}
+
 /// `--profile-png N`: only draw and encode the default ring's PNG N times, for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile-png"), flag + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 1])
@@ -301,7 +351,7 @@ let catalogue = RingExamples.all.compactMap { example -> (lines: [UInt8], width:
 let settings: [PNGEncoder.Compression] =
     [
         .init(level: 3), .init(level: 1), .init(level: 6), .init(level: 1, strategy: Z_RLE),
-        .init(level: 3, strategy: Z_RLE), .init(level: 1, strategy: Z_HUFFMAN_ONLY),
+        .init(level: 3, strategy: Z_RLE), .init(level: 1, strategy: Z_HUFFMAN_ONLY), .runs(),
     ]
     + [PNGEncoder.Filter.sub, .up].flatMap {
         [
@@ -334,4 +384,5 @@ for palette in [true, false] {
         )
     }
 }
+print(deflateComparison(batches: batches, size: pngBatch))
 print("default ring PNG split: draw \(format(drawOnly)), scanlines \(format(scanlineOnly))")

@@ -29,6 +29,8 @@ package final class RenderScratch {
     /// Kept for the thread's life: `deflateInit2` allocates and clears its state, which costs
     /// more than compressing a small ring; `deflateReset` keeps it.
     let stream: UnsafeMutablePointer<z_stream>
+    /// Our own deflate for palette rows, with its token and code tables.
+    let runs = RunLengthDeflate()
 
     /// Largest buffer kept between renders: rings up to 300 px a side (the service's
     /// `pngGatePixels`), which are most of them. A larger render's buffers are let go after
@@ -39,10 +41,9 @@ package final class RenderScratch {
     private init() {
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
+        // The level and strategy are set for each image (`deflateParams`); these are RGBA's.
         let status = deflateInit2_(
-            stream, PNGEncoder.rgbaCompression.level, Z_DEFLATED, 15, 8, PNGEncoder.rgbaCompression.strategy,
-            zlibVersion(),
-            Int32(MemoryLayout<z_stream>.size))
+            stream, 3, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
     }
 

@@ -1,0 +1,692 @@
+/// A zlib stream (RFC 1950) of deflate blocks (RFC 1951) whose only matches are runs: each
+/// byte is either a literal or part of a copy of the byte before it (distance 1), chosen
+/// greedily — the same choices as zlib's `Z_RLE` strategy, which is what a palette ring's
+/// indices compress best with.
+///
+/// **Not used by the service yet.** Our own deflate replaces zlib only when it is at least 3
+/// times as fast as zlib's best setting on our images, with no more bytes; this one is 2.5
+/// times as fast on a default ring's indices (median of `ring-bench --deflate`), 2.5 to 3.3
+/// times inside a loaded server, and one byte smaller. `ring-bench` measures it against zlib
+/// every run; docs/performance.md ("Our own deflate") has the figures and what is left.
+///
+/// Where the time goes, and why it is less than zlib's: zlib walks its window a byte at a
+/// time, keeps a hash it never reads in this mode, and sums Adler-32 over every byte again.
+/// Here a run is found eight bytes at a time and its share of Adler-32 is one formula, so a
+/// default ring's 14 520 bytes are 2 223 tokens. Each block is then coded with whichever of
+/// dynamic Huffman codes, the fixed codes or stored bytes is shortest, as zlib chooses, the
+/// dynamic codes optimal Huffman codes limited to deflate's 15 bits (7 for the code-length
+/// code). The tests check every stream with zlib's inflate.
+///
+/// One a render thread (``RenderScratch``): it owns its token and code tables.
+package final class RunLengthDeflate {
+    /// Most symbols one block holds before its codes are written and a new block begins, as at
+    /// zlib's default memory level: blocks adapt their codes to the parts of a large image, and
+    /// the token buffer stays at 32 KB whatever the input.
+    static let blockSymbols = 16_383
+
+    /// Tokens of the current block: a literal byte (0…255), or 256 + a run's length (3…258).
+    private let tokens = UnsafeMutablePointer<UInt16>.allocate(capacity: blockSymbols)
+    private var tokenCount = 0
+    /// Symbol counts of the current block: literal/length symbols 0…285.
+    private let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: 286)
+    /// Per token: its literal/length symbol.
+    private let tokenSymbols = UnsafeMutablePointer<UInt16>.allocate(capacity: 256 + 259)
+    /// Per run length 0…258: its length symbol, extra bits' count << 9 and value << 12.
+    private let runSymbols = UnsafeMutablePointer<UInt32>.allocate(capacity: 259)
+    /// Per token (a literal, or 256 + a run's length): its bits as written, << 5 | their count
+    /// — a run's length code, extra bits and distance code together.
+    private let tokenBits = UnsafeMutablePointer<UInt64>.allocate(capacity: 256 + 259)
+    private let literalCode = PrefixCode(symbols: 286, limit: 15)
+    private let fixedCode = PrefixCode(symbols: 288, limit: 15)
+    private let header = DynamicHeader()
+    /// Each byte to itself, for input compressed as it is.
+    private let identity = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private var writer = BitWriter()
+
+    package init() {
+        for byte in 0..<256 { identity[byte] = UInt8(byte) }
+        runSymbols.initialize(repeating: 0, count: 259)
+        for symbol in 257..<286 {
+            let base = Int(Self.lengthBase[symbol - 257])
+            let extra = Int(Self.lengthExtraBits[symbol - 257])
+            let top = symbol == 285 ? 258 : min(base + (1 << extra) - 1, 257)
+            for length in base...top {
+                runSymbols[length] = UInt32(symbol) | UInt32(extra) << 9 | UInt32(length - base) << 12
+            }
+        }
+        for token in 0..<(256 + 259) {
+            tokenSymbols[token] = token < 256 ? UInt16(token) : UInt16(runSymbols[token - 256] & 0x1FF)
+        }
+        // The fixed code (RFC 1951 §3.2.6): 8, 9, 7 and 8 bits.
+        for symbol in 0..<288 {
+            fixedCode.lengths[symbol] =
+                switch symbol {
+                case 0..<144: 8
+                case 144..<256: 9
+                case 256..<280: 7
+                default: 8
+                }
+        }
+        fixedCode.assignCodes()
+    }
+
+    deinit {
+        tokens.deallocate()
+        counts.deallocate()
+        runSymbols.deallocate()
+        tokenBits.deallocate()
+        tokenSymbols.deallocate()
+        identity.deallocate()
+    }
+
+    /// The most bytes ``compress(_:into:)`` writes for `count` input bytes: stored blocks are
+    /// the worst case, 5 bytes per 65 535 and per block, plus zlib's header and checksum and
+    /// the bit buffer's last word.
+    static func bound(_ count: Int) -> Int { count + 5 * (count / 65_535 + count / blockSymbols + 2) + 16 }
+
+    /// Writes the zlib stream of `input` to the start of `output` (grown when shorter than
+    /// ``bound(_:)``, never shrunk); returns its length.
+    package func compress(_ input: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Int {
+        compress(input, through: identity, into: &output)
+    }
+
+    /// Writes the zlib stream of `input`'s bytes each replaced by its entry in `map` (256
+    /// entries): a canvas's rows compressed as their palette indices without a pass that
+    /// renumbers them first. Runs are found in `input` as it is, so `map` must give equal bytes
+    /// for equal ones, which any table does; where it gives equal bytes for different ones the
+    /// stream is still exact, only one run may come out as two.
+    package func compress(
+        _ input: UnsafeRawBufferPointer, through map: UnsafePointer<UInt8>, into output: inout [UInt8]
+    ) -> Int {
+        let count = input.count
+        let bound = Self.bound(count)
+        if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+        return output.withUnsafeMutableBytes { output in
+            writer = BitWriter(output.baseAddress!)
+            // CMF 0x78: deflate with a 32 KB window; FLG 0x01: fastest, and the check bits.
+            writer.byte(0x78)
+            writer.byte(0x01)
+            tokenCount = 0
+            // Adler-32's two sums, reduced once a block: a token adds at most 258 × 255 to A,
+            // so after a block's 16 383 A stays below 2^31 and B, which gathers A up to 258
+            // times a token, below 2^53.
+            var adlerA: UInt64 = 1
+            var adlerB: UInt64 = 0
+            var blockStart = 0
+            var position = 0
+            if count > 0, let bytes = input.baseAddress {
+                let data = bytes.assumingMemoryBound(to: UInt8.self)
+                var previous = data[0]
+                // The first byte has nothing before it to repeat.
+                tokens[0] = UInt16(map[Int(previous)])
+                // Locals, which stores through the pointers cannot be taken to change.
+                var tokenCount = 1
+                let tokens = self.tokens
+                adlerA += UInt64(map[Int(previous)])
+                adlerB += adlerA
+                position = 1
+                while position < count {
+                    let value = data[position]
+                    let run =
+                        value == previous
+                        ? Self.runLength(of: value, in: bytes, from: position, limit: min(258, count - position)) : 0
+                    let mapped = map[Int(value)]
+                    if run >= 3 {
+                        tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
+                        // `run` bytes of `value`: each adds `value` to A, and B gathers A
+                        // after every one of them.
+                        let n = UInt64(truncatingIfNeeded: run)
+                        adlerB &+= n &* adlerA &+ UInt64(mapped) &* ((n &* (n &+ 1)) &>> 1)
+                        adlerA &+= n &* UInt64(mapped)
+                        position &+= run
+                    } else {
+                        tokens[tokenCount] = UInt16(mapped)
+                        adlerA &+= UInt64(mapped)
+                        adlerB &+= adlerA
+                        position &+= 1
+                    }
+                    previous = value
+                    tokenCount &+= 1
+                    if tokenCount == Self.blockSymbols {
+                        adlerA %= 65_521
+                        adlerB %= 65_521
+                        self.tokenCount = tokenCount
+                        writeBlock(input, from: blockStart, to: position, final: position == count)
+                        tokenCount = 0
+                        blockStart = position
+                    }
+                }
+                self.tokenCount = tokenCount
+            }
+            if tokenCount > 0 || count == 0 { writeBlock(input, from: blockStart, to: count, final: true) }
+            writer.alignToByte()
+            let adler = UInt32(adlerB % 65_521) << 16 | UInt32(adlerA % 65_521)
+            for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
+            let written = writer.written
+            precondition(written <= bound, "deflate wrote past its bound")
+            return written
+        }
+    }
+
+    /// How many bytes from `start` on equal `value`, at most `limit`: eight at a time.
+    @inline(__always)
+    private static func runLength(of value: UInt8, in bytes: UnsafeRawPointer, from start: Int, limit: Int) -> Int {
+        let pattern = UInt64(value) &* 0x0101_0101_0101_0101
+        var run = 0
+        while run + 8 <= limit {
+            let difference =
+                UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: start + run, as: UInt64.self)) ^ pattern
+            if difference != 0 { return run + difference.trailingZeroBitCount / 8 }
+            run += 8
+        }
+        while run < limit, bytes.load(fromByteOffset: start + run, as: UInt8.self) == value { run += 1 }
+        return run
+    }
+
+    // MARK: Blocks
+
+    /// Writes the block of the tokens gathered, for `input[start..<end]`, in whichever of the
+    /// three forms is shortest, and starts the next block afresh.
+    private func writeBlock(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int, final: Bool) {
+        // The symbols' counts, in a pass of their own: counted as the tokens are made, the
+        // increments stall that loop.
+        counts.update(repeating: 0, count: 286)
+        for index in 0..<tokenCount { counts[Int(tokenSymbols[Int(tokens[index])])] &+= 1 }
+        counts[256] = 1  // the end of the block
+        literalCode.build(counts: counts)
+        var runs = 0
+        var extraBits = 0
+        for symbol in 257..<286 {
+            let n = Int(counts[symbol])
+            runs += n
+            extraBits += n * Int(Self.lengthExtraBits[symbol - 257])
+        }
+        // One distance, 1: its code is one bit long (RFC 1951 §3.2.7), or none when unused.
+        let distanceLength = runs > 0 ? 1 : 0
+        header.describe(literalLengths: literalCode.lengths, distanceLength: UInt8(distanceLength))
+
+        var dynamicBits = 3 + header.bits + extraBits + runs * distanceLength
+        var fixedBits = 3 + extraBits + runs * 5
+        for symbol in 0..<286 {
+            let n = Int(counts[symbol])
+            dynamicBits += n * Int(literalCode.lengths[symbol])
+            fixedBits += n * Int(fixedCode.lengths[symbol])
+        }
+        let length = end - start
+        // Stored: 3 bits and the rest of the byte, then LEN, NLEN and up to 65 535 bytes; each
+        // further piece starts on a byte, so its 3 bits take one.
+        let pieces = max((length + 65_534) / 65_535, 1)
+        let storedBits = 3 + writer.bitsToByte(after: 3) + 8 * length + 32 * pieces + 8 * (pieces - 1)
+
+        if storedBits <= dynamicBits && storedBits <= fixedBits {
+            writeStored(input, from: start, to: end, final: final)
+        } else if fixedBits <= dynamicBits {
+            writer.bits(final ? 0b011 : 0b010, 3)
+            writeTokens(fixedCode, distanceLength: 5)
+        } else {
+            writer.bits(final ? 0b101 : 0b100, 3)
+            header.write(to: &writer)
+            writeTokens(literalCode, distanceLength: 1)
+        }
+        tokenCount = 0
+    }
+
+    /// The block's tokens and its end in `code`; every run's distance is code 0, all zeros.
+    private func writeTokens(_ code: PrefixCode, distanceLength: Int) {
+        let codes = code.codes
+        // Each token's bits looked up, not worked out: a run's length code, extra bits and
+        // distance are one write of at most 15 + 5 + 5 bits.
+        for literal in 0..<256 {
+            let entry = codes[literal]
+            tokenBits[literal] = UInt64(entry >> 4) << 5 | UInt64(entry & 15)
+        }
+        for run in 3...258 {
+            let symbol = runSymbols[run]
+            let entry = codes[Int(symbol & 0x1FF)]
+            let codeLength = UInt64(entry & 15)
+            let bits = UInt64(entry >> 4) | UInt64(symbol >> 12) << codeLength
+            tokenBits[256 + run] = bits << 5 | (codeLength + UInt64(symbol >> 9 & 7) + UInt64(distanceLength))
+        }
+        // A local writer: the class's own would be reloaded after every store to the output.
+        var local = writer
+        local.alignToWord()
+        // Two tokens a store: with fewer than 8 bits pending, two of at most 25 bits each fit.
+        var index = 0
+        while index + 1 < tokenCount {
+            let first = tokenBits[Int(tokens[index])]
+            let second = tokenBits[Int(tokens[index + 1])]
+            let firstLength = first & 31
+            local.word((first >> 5) | (second >> 5) &<< firstLength, Int(firstLength + (second & 31)))
+            index += 2
+        }
+        if index < tokenCount {
+            let entry = tokenBits[Int(tokens[index])]
+            local.word(entry >> 5, Int(entry & 31))
+        }
+        let end = codes[256]
+        local.bits(end >> 4, Int(end & 15))
+        writer = local
+    }
+
+    /// `input[start..<end]` as stored blocks of at most 65 535 bytes.
+    private func writeStored(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int, final: Bool) {
+        var offset = start
+        repeat {
+            let length = min(end - offset, 65_535)
+            let last = offset + length == end
+            writer.bits(final && last ? 1 : 0, 3)
+            writer.alignToByte()
+            writer.bits(UInt32(length) | UInt32(~length & 0xFFFF) << 16, 32)
+            writer.bytes(UnsafeRawBufferPointer(rebasing: input[offset..<offset + length]))
+            offset += length
+        } while offset < end
+    }
+
+    // MARK: Tables (RFC 1951 §3.2.5)
+
+    /// The first length of each length symbol 257…285, and its number of extra bits.
+    static let lengthBase: [UInt16] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227,
+        258,
+    ]
+    static let lengthExtraBits: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
+}
+
+/// A prefix code over a fixed alphabet: optimal code lengths for the symbols' counts, no longer
+/// than a limit, and their canonical codes (RFC 1951 §3.2.2). Its tables are made once and
+/// rebuilt for every block.
+final class PrefixCode {
+    let symbols: Int
+    let limit: Int
+    /// Each symbol's code length, 0 for a symbol that does not occur.
+    let lengths: UnsafeMutablePointer<UInt8>
+    /// Each symbol's code, bit-reversed for writing least significant bit first, << 4 | length.
+    let codes: UnsafeMutablePointer<UInt32>
+    /// The occurring symbols as count << 9 | symbol (alphabets are below 512), and the tree's
+    /// weights (with room for a sorted copy of the leaves).
+    private let leaves: UnsafeMutablePointer<UInt64>
+    private let weights: UnsafeMutablePointer<UInt64>
+
+    init(symbols: Int, limit: Int) {
+        precondition(symbols <= 512, "symbols are 9 bits in the leaves")
+        self.symbols = symbols
+        self.limit = limit
+        lengths = .allocate(capacity: symbols)
+        lengths.initialize(repeating: 0, count: symbols)
+        codes = .allocate(capacity: symbols)
+        codes.initialize(repeating: 0, count: symbols)
+        leaves = .allocate(capacity: symbols)
+        weights = .allocate(capacity: 2 * symbols)
+    }
+
+    deinit {
+        lengths.deallocate()
+        codes.deallocate()
+        leaves.deallocate()
+        weights.deallocate()
+    }
+
+    /// The lengths and codes for `counts` (one per symbol).
+    ///
+    /// Huffman's lengths, by the two-queue method over the counts in increasing order; then,
+    /// if any is past ``limit``, codes past it are counted at it, and while the lengths ask for
+    /// more codes than there are, one code at the limit goes and a shorter one splits in two.
+    /// The rarest symbols take the longest lengths. A lone symbol gets length 1 (a decoder
+    /// needs a bit to read).
+    func build(counts: UnsafePointer<UInt32>) {
+        lengths.update(repeating: 0, count: symbols)
+        var n = 0
+        for symbol in 0..<symbols where counts[symbol] != 0 {
+            leaves[n] = UInt64(counts[symbol]) << 9 | UInt64(symbol)
+            n += 1
+        }
+        if n == 1 { lengths[Int(leaves[0] & 0x1FF)] = 1 }
+        if n > 1 {
+            // Ties broken by symbol number: equal counts give equal codes, run after run.
+            sortLeaves(n)
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { perLength in
+                perLength.initialize(repeating: 0)
+                countDepths(n, into: perLength.baseAddress!)
+                limitDepths(perLength.baseAddress!)
+                var length = 63
+                for leaf in 0..<n {
+                    while perLength[length] == 0 { length -= 1 }
+                    lengths[Int(leaves[leaf] & 0x1FF)] = UInt8(length)
+                    perLength[length] -= 1
+                }
+            }
+        }
+        assignCodes()
+    }
+
+    /// Sorts the first `n` ``leaves`` (count << 9 | symbol, in increasing symbol) by count, ties
+    /// by symbol. A few by insertion; more by one counting pass over the counts below 255,
+    /// which most of a block's symbols have, and insertion among the rest, which are few.
+    private func sortLeaves(_ n: Int) {
+        func insertionSort(_ first: Int, _ end: Int) {
+            guard end - first > 1 else { return }
+            for index in (first + 1)..<end {
+                let leaf = leaves[index]
+                var slot = index
+                while slot > first && leaves[slot - 1] > leaf {
+                    leaves[slot] = leaves[slot - 1]
+                    slot -= 1
+                }
+                leaves[slot] = leaf
+            }
+        }
+        guard n > 32 else { return insertionSort(0, n) }
+        // The spare half of `weights` holds the sorted copy.
+        let sorted = weights + symbols
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: 256) { buckets in
+            buckets.initialize(repeating: 0)
+            for leaf in 0..<n { buckets[Int(min(leaves[leaf] >> 9, 255))] &+= 1 }
+            var total: UInt16 = 0
+            for bucket in 0..<256 {
+                let count = buckets[bucket]
+                buckets[bucket] = total
+                total &+= count
+            }
+            for leaf in 0..<n {
+                let bucket = Int(min(leaves[leaf] >> 9, 255))
+                sorted[Int(buckets[bucket])] = leaves[leaf]
+                buckets[bucket] &+= 1
+            }
+            leaves.update(from: sorted, count: n)
+            // Bucket 255 ends at n; it begins where bucket 254 ended.
+            insertionSort(Int(buckets[254]), n)
+        }
+    }
+
+    /// How many of the `n` sorted leaves sit at each depth of their Huffman tree (depths past
+    /// 63 counted at 63). Moffat and Katajainen's in-place method over the sorted weights: the
+    /// merges are made in increasing weight, so they fill the array from the front as the
+    /// leaves are used up; then each merge's depth follows from its parent's; then the leaves
+    /// take the depths level by level, shallowest for the heaviest.
+    private func countDepths(_ n: Int, into perLength: UnsafeMutablePointer<Int>) {
+        let a = weights
+        for leaf in 0..<n { a[leaf] = leaves[leaf] >> 9 }
+        // Merges: a[next] is the next merge's weight; a merged node's slot takes its parent.
+        a[0] += a[1]
+        var root = 0
+        var leaf = 2
+        for next in 1..<(n - 1) {
+            if leaf >= n || a[root] < a[leaf] {
+                a[next] = a[root]
+                a[root] = UInt64(next)
+                root += 1
+            } else {
+                a[next] = a[leaf]
+                leaf += 1
+            }
+            if leaf >= n || (root < next && a[root] < a[leaf]) {
+                a[next] += a[root]
+                a[root] = UInt64(next)
+                root += 1
+            } else {
+                a[next] += a[leaf]
+                leaf += 1
+            }
+        }
+        // Each merge's depth: the root's is 0.
+        a[n - 2] = 0
+        if n > 2 {
+            for next in stride(from: n - 3, through: 0, by: -1) { a[next] = a[Int(a[next])] + 1 }
+        }
+        // Leaves per depth: at each depth, the slots merges do not take are leaves.
+        var available = 1
+        var depth = 0
+        var merge = n - 2
+        while available > 0 {
+            var used = 0
+            while merge >= 0 && a[merge] == UInt64(depth) {
+                used += 1
+                merge -= 1
+            }
+            perLength[min(depth, 63)] += available - used
+            available = 2 * used
+            depth += 1
+        }
+    }
+
+    /// Brings every length within ``limit``, keeping the code complete (Kraft's sum 1).
+    private func limitDepths(_ perLength: UnsafeMutablePointer<Int>) {
+        var deeper = 0
+        for length in (limit + 1)..<64 {
+            deeper += perLength[length]
+            perLength[length] = 0
+        }
+        guard deeper > 0 else { return }
+        perLength[limit] += deeper
+        // Kraft's sum in units of 2^−limit: complete is 2^limit.
+        var total = 0
+        for length in 1...limit { total += perLength[length] << (limit - length) }
+        while total > 1 << limit {
+            perLength[limit] -= 1
+            for length in stride(from: limit - 1, through: 1, by: -1) where perLength[length] > 0 {
+                perLength[length] -= 1
+                perLength[length + 1] += 2
+                break
+            }
+            total -= 1
+        }
+    }
+
+    /// Canonical codes for ``lengths``.
+    func assignCodes() {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { next in
+            next.initialize(repeating: 0)
+            for symbol in 0..<symbols where lengths[symbol] != 0 { next[Int(lengths[symbol])] += 1 }
+            var code: UInt32 = 0
+            var previousCount: UInt32 = 0
+            for length in 1..<16 {
+                code = (code + previousCount) << 1
+                previousCount = next[length]
+                next[length] = code
+            }
+            for symbol in 0..<symbols {
+                let length = Int(lengths[symbol])
+                guard length != 0 else {
+                    codes[symbol] = 0
+                    continue
+                }
+                let code = next[length]
+                next[length] = code + 1
+                // The code's 16 bits reversed: pairs, nibbles, bytes and halves swapped.
+                var x = code
+                x = (x & 0x5555) << 1 | (x >> 1 & 0x5555)
+                x = (x & 0x3333) << 2 | (x >> 2 & 0x3333)
+                x = (x & 0x0F0F) << 4 | (x >> 4 & 0x0F0F)
+                x = (x & 0x00FF) << 8 | (x >> 8 & 0x00FF)
+                codes[symbol] = (x >> UInt32(16 - length)) << 4 | UInt32(length)
+            }
+        }
+    }
+}
+
+/// A dynamic block's header (RFC 1951 §3.2.7): the literal/length and distance code lengths,
+/// run-length coded, in a code of their own.
+private final class DynamicHeader {
+    /// The order the code-length code's lengths are written in.
+    static let order: [Int] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+
+    private var literalCount = 257
+    /// The code-length symbols (0…18), each with its extra bits' value << 8.
+    private let entries = UnsafeMutablePointer<UInt16>.allocate(capacity: 288)
+    private var entryCount = 0
+    private let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: 19)
+    private let lengthCode = PrefixCode(symbols: 19, limit: 7)
+    private var lengthCodeCount = 19
+    /// The header's size in bits.
+    private(set) var bits = 0
+
+    deinit {
+        entries.deallocate()
+        counts.deallocate()
+    }
+
+    /// Describes the header of `literalLengths` (286) and one distance code of
+    /// `distanceLength`.
+    func describe(literalLengths: UnsafePointer<UInt8>, distanceLength: UInt8) {
+        literalCount = 286
+        while literalCount > 257 && literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
+        counts.update(repeating: 0, count: 19)
+        entryCount = 0
+        var extraBits = 0
+        func add(_ symbol: Int, extra: Int = 0) {
+            entries[entryCount] = UInt16(symbol | extra << 8)
+            entryCount += 1
+            counts[symbol] += 1
+        }
+        func length(_ index: Int) -> UInt8 { index < literalCount ? literalLengths[index] : distanceLength }
+        // Runs of one length across both lists: zeros by 17 and 18, others by one length
+        // and 16s.
+        let total = literalCount + 1
+        var index = 0
+        while index < total {
+            let value = length(index)
+            var run = 1
+            while index + run < total && length(index + run) == value { run += 1 }
+            index += run
+            if value == 0 {
+                while run >= 11 {
+                    let n = min(run, 138)
+                    add(18, extra: n - 11)
+                    extraBits += 7
+                    run -= n
+                }
+                if run >= 3 {
+                    add(17, extra: run - 3)
+                    extraBits += 3
+                    run = 0
+                }
+            } else {
+                add(Int(value))
+                run -= 1
+                while run >= 3 {
+                    let n = min(run, 6)
+                    add(16, extra: n - 3)
+                    extraBits += 2
+                    run -= n
+                }
+            }
+            for _ in 0..<run { add(Int(value)) }
+        }
+        // A decoder refuses an incomplete code-length code: a lone symbol gets a partner.
+        let used = (0..<19).filter { counts[$0] != 0 }
+        if used.count == 1 { counts[used[0] == 0 ? 1 : 0] = 1 }
+        lengthCode.build(counts: counts)
+        if used.count == 1 { counts[used[0] == 0 ? 1 : 0] = 0 }
+        lengthCodeCount = 19
+        while lengthCodeCount > 4 && lengthCode.lengths[Self.order[lengthCodeCount - 1]] == 0 { lengthCodeCount -= 1 }
+        bits = 5 + 5 + 4 + 3 * lengthCodeCount + extraBits
+        for symbol in 0..<19 { bits += Int(counts[symbol]) * Int(lengthCode.lengths[symbol]) }
+    }
+
+    func write(to writer: inout BitWriter) {
+        writer.bits(UInt32(literalCount - 257), 5)
+        writer.bits(0, 5)  // one distance code
+        writer.bits(UInt32(lengthCodeCount - 4), 4)
+        for position in 0..<lengthCodeCount { writer.bits(UInt32(lengthCode.lengths[Self.order[position]]), 3) }
+        for index in 0..<entryCount {
+            let entry = entries[index]
+            let symbol = Int(entry & 0xFF)
+            let code = lengthCode.codes[symbol]
+            writer.bits(code >> 4, Int(code & 15))
+            switch symbol {
+            case 16: writer.bits(UInt32(entry >> 8), 2)
+            case 17: writer.bits(UInt32(entry >> 8), 3)
+            case 18: writer.bits(UInt32(entry >> 8), 7)
+            default: break
+            }
+        }
+    }
+}
+
+/// Bits written least significant first to memory, through a 64-bit buffer. The caller has
+/// made room for everything written (``RunLengthDeflate/bound(_:)``).
+struct BitWriter {
+    private var buffer: UInt64 = 0
+    private var count = 0
+    private var start: UnsafeMutableRawPointer?
+    private var next: UnsafeMutableRawPointer?
+
+    init() {}
+
+    init(_ start: UnsafeMutableRawPointer) {
+        self.start = start
+        next = start
+    }
+
+    /// Bytes written so far (whole bytes: ``alignToByte()`` first to count them all).
+    var written: Int { next! - start! }
+
+    /// The `length` low bits of `value` (at most 32).
+    @inline(__always)
+    mutating func bits(_ value: UInt32, _ length: Int) {
+        buffer |= UInt64(value) << UInt64(count)
+        count += length
+        if count >= 32 {
+            next!.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, as: UInt32.self)
+            next! += 4
+            buffer >>= 32
+            count -= 32
+        }
+    }
+
+    /// The `length` low bits of `value` (at most 56), without a branch: the whole buffer is
+    /// stored each time and the pointer moves on by its whole bytes, so the caller leaves 8
+    /// bytes of room past the end (``RunLengthDeflate/bound(_:)`` does). Only at fewer than 8
+    /// bits pending (after ``alignToByte()`` or another `word`).
+    @inline(__always)
+    mutating func word(_ value: UInt64, _ length: Int) {
+        buffer |= value &<< UInt64(count)
+        count &+= length
+        next.unsafelyUnwrapped.storeBytes(of: buffer.littleEndian, as: UInt64.self)
+        let whole = count &>> 3
+        next = next.unsafelyUnwrapped + whole
+        buffer = buffer &>> UInt64(whole &<< 3)  // below 64: at most 63 bits are pending
+        count &= 7
+    }
+
+    /// Writes out whole bytes until fewer than 8 bits are pending, as ``word(_:_:)`` wants.
+    mutating func alignToWord() {
+        while count >= 8 {
+            next!.storeBytes(of: UInt8(truncatingIfNeeded: buffer), as: UInt8.self)
+            next! += 1
+            buffer >>= 8
+            count -= 8
+        }
+    }
+
+    /// Bits to the next byte boundary once `pending` more are written.
+    func bitsToByte(after pending: Int) -> Int { (8 - (count + pending) % 8) % 8 }
+
+    /// Pads with zeros to a byte boundary and writes out every whole byte.
+    mutating func alignToByte() {
+        count = (count + 7) & ~7
+        while count > 0 {
+            next!.storeBytes(of: UInt8(truncatingIfNeeded: buffer), as: UInt8.self)
+            next! += 1
+            buffer >>= 8
+            count -= 8
+        }
+    }
+
+    /// One byte, at a byte boundary.
+    mutating func byte(_ value: UInt8) {
+        precondition(count == 0, "a byte written between bytes")
+        next!.storeBytes(of: value, as: UInt8.self)
+        next! += 1
+    }
+
+    /// Bytes, at a byte boundary.
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        precondition(count == 0, "bytes written between bytes")
+        guard let source = bytes.baseAddress else { return }
+        next!.copyMemory(from: source, byteCount: bytes.count)
+        next! += bytes.count
+    }
+}
