@@ -29,8 +29,9 @@ package final class RenderScratch {
     /// Kept for the thread's life: `deflateInit2` allocates and clears its state, which costs
     /// more than compressing a small ring; `deflateReset` keeps it.
     let stream: UnsafeMutablePointer<z_stream>
-    /// Our own deflate for palette rows, with its token and code tables.
-    let runs = RunLengthDeflate()
+    /// Our own deflate, with its token and code tables (about 40 KB): made on first use, which
+    /// only benchmarks make while the service compresses with zlib.
+    lazy var runs = RunLengthDeflate()
 
     /// Largest buffer kept between renders: rings up to 300 px a side (the service's
     /// `pngGatePixels`), which are most of them. A larger render's buffers are let go after
