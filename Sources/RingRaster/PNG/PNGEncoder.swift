@@ -73,7 +73,8 @@ package enum PNGEncoder {
     /// looks for repeats one byte back only, which is what a ring's runs of one colour are as
     /// indices: faster than level 3's search and smaller than it, on 50 of the catalogue's 51
     /// palette images (docs/performance.md, "Deflate"). Our own ``RunLengthDeflate`` makes the
-    /// same choices 2.5 times as fast, short of the 3 times that would let it replace zlib.
+    /// same choices 2.7 to 3.0 times as fast, not yet reliably the 3 times that would let it
+    /// replace zlib.
     package static let paletteCompression = Compression(level: 1, strategy: Z_RLE)
 
     /// RGBA rows: level 3, default strategy, no filter. A pixel's repeat is 4 bytes back, out

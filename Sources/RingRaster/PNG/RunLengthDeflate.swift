@@ -4,10 +4,10 @@
 /// indices compress best with.
 ///
 /// **Not used by the service yet.** Our own deflate replaces zlib only when it is at least 3
-/// times as fast as zlib's best setting on our images, with no more bytes; this one is 2.5
-/// times as fast on a default ring's indices (median of `ring-bench --deflate`), 2.5 to 3.3
-/// times inside a loaded server, and one byte smaller. `ring-bench` measures it against zlib
-/// every run; docs/performance.md ("Our own deflate") has the figures and what is left.
+/// times as fast as zlib's best setting on our images, with no more bytes. This one is 2.7 to
+/// 3.0 times as fast on a default ring's indices (fastest of 9 alternating processes, three
+/// runs), and one byte smaller. `ring-bench --deflate` measures it against zlib every run;
+/// docs/performance.md ("Session 18") has the figures and what is left.
 ///
 /// Where the time goes, and why it is less than zlib's: zlib walks its window a byte at a
 /// time, keeps a hash it never reads in this mode, and sums Adler-32 over every byte again.
@@ -27,10 +27,10 @@ package final class RunLengthDeflate {
     /// Tokens of the current block: a literal byte (0…255), or 256 + a run's length (3…258).
     private let tokens = UnsafeMutablePointer<UInt16>.allocate(capacity: blockSymbols)
     private var tokenCount = 0
-    /// Symbol counts of the current block: literal/length symbols 0…285.
-    private let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: 286)
-    /// Per token: its literal/length symbol.
-    private let tokenSymbols = UnsafeMutablePointer<UInt16>.allocate(capacity: 256 + 259)
+    /// Symbol counts of the current block: literal/length symbols 0…285, then three more
+    /// tables of them. Token i is counted in table i mod 4, so that back-to-back counts of
+    /// one symbol do not wait for each other; the tables are summed into the first.
+    private let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: 4 * 286)
     /// Per run length 0…258: its length symbol, extra bits' count << 9 and value << 12.
     private let runSymbols = UnsafeMutablePointer<UInt32>.allocate(capacity: 259)
     /// Per token (a literal, or 256 + a run's length): its bits as written, << 5 | their count
@@ -44,6 +44,7 @@ package final class RunLengthDeflate {
     private var writer = BitWriter()
 
     package init() {
+        counts.initialize(repeating: 0, count: 4 * 286)
         for byte in 0..<256 { identity[byte] = UInt8(byte) }
         runSymbols.initialize(repeating: 0, count: 259)
         for symbol in 257..<286 {
@@ -53,9 +54,6 @@ package final class RunLengthDeflate {
             for length in base...top {
                 runSymbols[length] = UInt32(symbol) | UInt32(extra) << 9 | UInt32(length - base) << 12
             }
-        }
-        for token in 0..<(256 + 259) {
-            tokenSymbols[token] = token < 256 ? UInt16(token) : UInt16(runSymbols[token - 256] & 0x1FF)
         }
         // The fixed code (RFC 1951 §3.2.6): 8, 9, 7 and 8 bits.
         for symbol in 0..<288 {
@@ -75,7 +73,6 @@ package final class RunLengthDeflate {
         counts.deallocate()
         runSymbols.deallocate()
         tokenBits.deallocate()
-        tokenSymbols.deallocate()
         identity.deallocate()
     }
 
@@ -107,6 +104,7 @@ package final class RunLengthDeflate {
             writer.byte(0x78)
             writer.byte(0x01)
             tokenCount = 0
+            // `counts` is all zeros here: so made, and so left by every block.
             // Adler-32's two sums, reduced once a block: a token adds at most 258 × 255 to A,
             // so after a block's 16 383 A stays below 2^31 and B, which gathers A up to 258
             // times a token, below 2^53.
@@ -121,7 +119,8 @@ package final class RunLengthDeflate {
                 tokens[0] = UInt16(map[Int(previous)])
                 // Locals, which stores through the pointers cannot be taken to change.
                 var tokenCount = 1
-                let tokens = self.tokens
+                let (tokens, counts, runSymbols) = (self.tokens, self.counts, self.runSymbols)
+                counts[Int(map[Int(previous)])] = 1
                 adlerA += UInt64(map[Int(previous)])
                 adlerB += adlerA
                 position = 1
@@ -133,6 +132,7 @@ package final class RunLengthDeflate {
                     let mapped = map[Int(value)]
                     if run >= 3 {
                         tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
+                        counts[(tokenCount & 3) &* 286 &+ Int(runSymbols[run] & 0x1FF)] &+= 1
                         // `run` bytes of `value`: each adds `value` to A, and B gathers A
                         // after every one of them.
                         let n = UInt64(truncatingIfNeeded: run)
@@ -141,6 +141,7 @@ package final class RunLengthDeflate {
                         position &+= run
                     } else {
                         tokens[tokenCount] = UInt16(mapped)
+                        counts[(tokenCount & 3) &* 286 &+ Int(mapped)] &+= 1
                         adlerA &+= UInt64(mapped)
                         adlerB &+= adlerA
                         position &+= 1
@@ -188,10 +189,9 @@ package final class RunLengthDeflate {
     /// Writes the block of the tokens gathered, for `input[start..<end]`, in whichever of the
     /// three forms is shortest, and starts the next block afresh.
     private func writeBlock(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int, final: Bool) {
-        // The symbols' counts, in a pass of their own: counted as the tokens are made, the
-        // increments stall that loop.
-        counts.update(repeating: 0, count: 286)
-        for index in 0..<tokenCount { counts[Int(tokenSymbols[Int(tokens[index])])] &+= 1 }
+        for symbol in 0..<286 {
+            counts[symbol] &+= counts[286 + symbol] &+ counts[2 * 286 + symbol] &+ counts[3 * 286 + symbol]
+        }
         counts[256] = 1  // the end of the block
         literalCode.build(counts: counts)
         var runs = 0
@@ -229,6 +229,7 @@ package final class RunLengthDeflate {
             writeTokens(literalCode, distanceLength: 1)
         }
         tokenCount = 0
+        counts.update(repeating: 0, count: 4 * 286)
     }
 
     /// The block's tokens and its end in `code`; every run's distance is code 0, all zeros.
@@ -240,12 +241,17 @@ package final class RunLengthDeflate {
             let entry = codes[literal]
             tokenBits[literal] = UInt64(entry >> 4) << 5 | UInt64(entry & 15)
         }
-        for run in 3...258 {
-            let symbol = runSymbols[run]
-            let entry = codes[Int(symbol & 0x1FF)]
-            let codeLength = UInt64(entry & 15)
-            let bits = UInt64(entry >> 4) | UInt64(symbol >> 12) << codeLength
-            tokenBits[256 + run] = bits << 5 | (codeLength + UInt64(symbol >> 9 & 7) + UInt64(distanceLength))
+        // Runs: only the lengths of the symbols the block has (the others are never looked up).
+        for symbol in 257..<286 where counts[symbol] != 0 {
+            let first = Int(Self.lengthBase[symbol - 257])
+            let last = symbol == 285 ? 258 : min(Int(Self.lengthBase[symbol - 256]) - 1, 257)
+            for run in first...last {
+                let entry = codes[symbol]
+                let codeLength = UInt64(entry & 15)
+                let extra = runSymbols[run]
+                let bits = UInt64(entry >> 4) | UInt64(extra >> 12) << codeLength
+                tokenBits[256 + run] = bits << 5 | (codeLength + UInt64(extra >> 9 & 7) + UInt64(distanceLength))
+            }
         }
         // A local writer: the class's own would be reloaded after every store to the output.
         var local = writer
@@ -308,9 +314,17 @@ final class PrefixCode {
     /// weights (with room for a sorted copy of the leaves).
     private let leaves: UnsafeMutablePointer<UInt64>
     private let weights: UnsafeMutablePointer<UInt64>
+    /// Each byte with its bits in the opposite order.
+    private let reversedBytes: UnsafeMutablePointer<UInt8>
 
     init(symbols: Int, limit: Int) {
         precondition(symbols <= 512, "symbols are 9 bits in the leaves")
+        reversedBytes = .allocate(capacity: 256)
+        for byte in 0..<256 {
+            var reversed = 0
+            for bit in 0..<8 where byte >> bit & 1 != 0 { reversed |= 1 << (7 - bit) }
+            reversedBytes[byte] = UInt8(reversed)
+        }
         self.symbols = symbols
         self.limit = limit
         lengths = .allocate(capacity: symbols)
@@ -326,6 +340,7 @@ final class PrefixCode {
         codes.deallocate()
         leaves.deallocate()
         weights.deallocate()
+        reversedBytes.deallocate()
     }
 
     /// The lengths and codes for `counts` (one per symbol).
@@ -474,33 +489,28 @@ final class PrefixCode {
         }
     }
 
-    /// Canonical codes for ``lengths``.
+    /// Canonical codes for ``lengths``: per length, codes in increasing symbol order, each
+    /// length's first code following the last length's.
     func assignCodes() {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { next in
             next.initialize(repeating: 0)
-            for symbol in 0..<symbols where lengths[symbol] != 0 { next[Int(lengths[symbol])] += 1 }
+            for symbol in 0..<symbols { next[Int(lengths[symbol])] &+= 1 }
+            next[0] = 0
             var code: UInt32 = 0
             var previousCount: UInt32 = 0
             for length in 1..<16 {
-                code = (code + previousCount) << 1
+                code = (code &+ previousCount) << 1
                 previousCount = next[length]
                 next[length] = code
             }
             for symbol in 0..<symbols {
                 let length = Int(lengths[symbol])
-                guard length != 0 else {
-                    codes[symbol] = 0
-                    continue
-                }
                 let code = next[length]
-                next[length] = code + 1
-                // The code's 16 bits reversed: pairs, nibbles, bytes and halves swapped.
-                var x = code
-                x = (x & 0x5555) << 1 | (x >> 1 & 0x5555)
-                x = (x & 0x3333) << 2 | (x >> 2 & 0x3333)
-                x = (x & 0x0F0F) << 4 | (x >> 4 & 0x0F0F)
-                x = (x & 0x00FF) << 8 | (x >> 8 & 0x00FF)
-                codes[symbol] = (x >> UInt32(16 - length)) << 4 | UInt32(length)
+                next[length] = code &+ 1
+                // The code's bits reversed, a byte at a time; a length of 0 makes an entry of 0.
+                let reversed =
+                    UInt32(reversedBytes[Int(code & 0xFF)]) << 8 | UInt32(reversedBytes[Int(code >> 8 & 0xFF)])
+                codes[symbol] = length == 0 ? 0 : (reversed >> UInt32(16 - length)) << 4 | UInt32(length)
             }
         }
     }
@@ -533,52 +543,65 @@ private final class DynamicHeader {
         literalCount = 286
         while literalCount > 257 && literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
         counts.update(repeating: 0, count: 19)
-        entryCount = 0
+        var entryCount = 0
         var extraBits = 0
+        let (entries, counts) = (self.entries, self.counts)
         func add(_ symbol: Int, extra: Int = 0) {
-            entries[entryCount] = UInt16(symbol | extra << 8)
-            entryCount += 1
-            counts[symbol] += 1
+            entries[entryCount] = UInt16(truncatingIfNeeded: symbol | extra << 8)
+            entryCount &+= 1
+            counts[symbol] &+= 1
         }
-        func length(_ index: Int) -> UInt8 { index < literalCount ? literalLengths[index] : distanceLength }
-        // Runs of one length across both lists: zeros by 17 and 18, others by one length
-        // and 16s.
-        let total = literalCount + 1
-        var index = 0
-        while index < total {
-            let value = length(index)
-            var run = 1
-            while index + run < total && length(index + run) == value { run += 1 }
-            index += run
-            if value == 0 {
-                while run >= 11 {
-                    let n = min(run, 138)
-                    add(18, extra: n - 11)
-                    extraBits += 7
-                    run -= n
+        // Both lists as one, then runs of one length: zeros by 17 and 18, others by one
+        // length and 16s.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 287) { all in
+            let all = all.baseAddress!
+            all.update(from: literalLengths, count: literalCount)
+            all[literalCount] = distanceLength
+            let total = literalCount + 1
+            var index = 0
+            while index < total {
+                let value = all[index]
+                var end = index + 1
+                while end < total && all[end] == value { end += 1 }
+                var run = end - index
+                index = end
+                if value == 0 {
+                    while run >= 11 {
+                        let n = min(run, 138)
+                        add(18, extra: n - 11)
+                        extraBits += 7
+                        run -= n
+                    }
+                    if run >= 3 {
+                        add(17, extra: run - 3)
+                        extraBits += 3
+                        run = 0
+                    }
+                } else {
+                    add(Int(value))
+                    run -= 1
+                    while run >= 3 {
+                        let n = min(run, 6)
+                        add(16, extra: n - 3)
+                        extraBits += 2
+                        run -= n
+                    }
                 }
-                if run >= 3 {
-                    add(17, extra: run - 3)
-                    extraBits += 3
-                    run = 0
-                }
-            } else {
-                add(Int(value))
-                run -= 1
-                while run >= 3 {
-                    let n = min(run, 6)
-                    add(16, extra: n - 3)
-                    extraBits += 2
-                    run -= n
-                }
+                for _ in 0..<run { add(Int(value)) }
             }
-            for _ in 0..<run { add(Int(value)) }
         }
+        self.entryCount = entryCount
         // A decoder refuses an incomplete code-length code: a lone symbol gets a partner.
-        let used = (0..<19).filter { counts[$0] != 0 }
-        if used.count == 1 { counts[used[0] == 0 ? 1 : 0] = 1 }
+        var used = 0
+        var lone = 0
+        for symbol in 0..<19 where counts[symbol] != 0 {
+            used += 1
+            lone = symbol
+        }
+        let partner = lone == 0 ? 1 : 0
+        if used == 1 { counts[partner] = 1 }
         lengthCode.build(counts: counts)
-        if used.count == 1 { counts[used[0] == 0 ? 1 : 0] = 0 }
+        if used == 1 { counts[partner] = 0 }
         lengthCodeCount = 19
         while lengthCodeCount > 4 && lengthCode.lengths[Self.order[lengthCodeCount - 1]] == 0 { lengthCodeCount -= 1 }
         bits = 5 + 5 + 4 + 3 * lengthCodeCount + extraBits
