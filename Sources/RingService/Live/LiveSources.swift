@@ -264,15 +264,21 @@ extension Result where Failure == SourceFailure {
 }
 
 /// The time the source cache goes by, in seconds: the monotonic clock, moved forward by
-/// ``advance(by:)`` (tests cross a time-to-live without waiting for it).
+/// ``advance(by:)`` (tests cross a time-to-live without waiting for it). A `frozen` clock
+/// moves only so: a test of the fetch rate then does not depend on how fast the machine
+/// answers its burst of requests.
 package final class SourceClock: Sendable, Equatable {
     private let offset = Locked<Double>(0)
+    /// The monotonic time a frozen clock stopped at, or nil for one that runs.
+    private let stopped: Double?
 
     package static let monotonic = SourceClock()
 
-    package init() {}
+    package init(frozen: Bool = false) {
+        stopped = frozen ? MonotonicClock.now() : nil
+    }
 
-    package func now() -> Double { MonotonicClock.now() + offset.withLock { $0 } }
+    package func now() -> Double { (stopped ?? MonotonicClock.now()) + offset.withLock { $0 } }
 
     package func advance(by seconds: Double) { offset.withLock { $0 += seconds } }
 
