@@ -30,18 +30,18 @@ package enum PNGEncoder {
         package var engine: Engine
         package var filter: Filter
 
-        /// zlib at `level` and `strategy`.
-        package init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, filter: Filter = .none) {
-            engine = .zlib(level: level, strategy: strategy)
+        private init(_ engine: Engine, filter: Filter) {
+            self.engine = engine
             self.filter = filter
         }
 
-        /// Our own ``RunLengthDeflate``.
-        package static func runs(filter: Filter = .none) -> Compression {
-            var compression = Compression(level: 1, filter: filter)
-            compression.engine = .runs
-            return compression
+        /// zlib at `level` and `strategy`.
+        package init(level: Int32, strategy: Int32 = Z_DEFAULT_STRATEGY, filter: Filter = .none) {
+            self.init(.zlib(level: level, strategy: strategy), filter: filter)
         }
+
+        /// Our own ``RunLengthDeflate``.
+        package static func runs(filter: Filter = .none) -> Compression { Compression(.runs, filter: filter) }
 
         package var description: String {
             switch engine {

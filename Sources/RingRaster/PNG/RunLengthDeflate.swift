@@ -48,11 +48,10 @@ package final class RunLengthDeflate {
         for byte in 0..<256 { identity[byte] = UInt8(byte) }
         runSymbols.initialize(repeating: 0, count: 259)
         for symbol in 257..<286 {
-            let base = Int(Self.lengthBase[symbol - 257])
-            let extra = Int(Self.lengthExtraBits[symbol - 257])
-            let top = symbol == 285 ? 258 : min(base + (1 << extra) - 1, 257)
-            for length in base...top {
-                runSymbols[length] = UInt32(symbol) | UInt32(extra) << 9 | UInt32(length - base) << 12
+            let lengths = Self.lengths(of: symbol)
+            let extra = UInt32(Self.lengthExtraBits[symbol - 257])
+            for length in lengths {
+                runSymbols[length] = UInt32(symbol) | extra << 9 | UInt32(length - lengths.lowerBound) << 12
             }
         }
         // The fixed code (RFC 1951 §3.2.6): 8, 9, 7 and 8 bits.
@@ -114,14 +113,15 @@ package final class RunLengthDeflate {
             var position = 0
             if count > 0, let bytes = input.baseAddress {
                 let data = bytes.assumingMemoryBound(to: UInt8.self)
-                var previous = data[0]
-                // The first byte has nothing before it to repeat.
-                tokens[0] = UInt16(map[Int(previous)])
                 // Locals, which stores through the pointers cannot be taken to change.
                 var tokenCount = 1
                 let (tokens, counts, runSymbols) = (self.tokens, self.counts, self.runSymbols)
-                counts[Int(map[Int(previous)])] = 1
-                adlerA += UInt64(map[Int(previous)])
+                // The first byte has nothing before it to repeat.
+                var previous = data[0]
+                let first = map[Int(previous)]
+                tokens[0] = UInt16(first)
+                counts[Int(first)] = 1
+                adlerA += UInt64(first)
                 adlerB += adlerA
                 position = 1
                 while position < count {
@@ -243,9 +243,7 @@ package final class RunLengthDeflate {
         }
         // Runs: only the lengths of the symbols the block has (the others are never looked up).
         for symbol in 257..<286 where counts[symbol] != 0 {
-            let first = Int(Self.lengthBase[symbol - 257])
-            let last = symbol == 285 ? 258 : min(Int(Self.lengthBase[symbol - 256]) - 1, 257)
-            for run in first...last {
+            for run in Self.lengths(of: symbol) {
                 let entry = codes[symbol]
                 let codeLength = UInt64(entry & 15)
                 let extra = runSymbols[run]
@@ -289,6 +287,13 @@ package final class RunLengthDeflate {
     }
 
     // MARK: Tables (RFC 1951 §3.2.5)
+
+    /// The run lengths length symbol `symbol` (257…285) stands for: 285 is 258 alone, which
+    /// 284's extra bits could also reach.
+    static func lengths(of symbol: Int) -> ClosedRange<Int> {
+        let base = Int(lengthBase[symbol - 257])
+        return base...(symbol == 285 ? 258 : min(base + (1 << Int(lengthExtraBits[symbol - 257])) - 1, 257))
+    }
 
     /// The first length of each length symbol 257…285, and its number of extra bits.
     static let lengthBase: [UInt16] = [
