@@ -35,18 +35,24 @@ public final class RawClient {
             throw ClientError("resolve")
         }
         defer { freeaddrinfo(result) }
-        fd = socket(info.pointee.ai_family, streamSocket, 0)
-        guard fd >= 0 else { throw ClientError("socket") }
+        // Connected on a local first: `self.fd` is set only once the client exists. Set
+        // before a failed connect, the throw would run `deinit` on the whole instance and
+        // close the descriptor a second time — by then perhaps another test's listener or
+        // epoll set, under the same number (seen as `poller add: Invalid argument`).
+        let socketFD = socket(info.pointee.ai_family, streamSocket, 0)
+        guard socketFD >= 0 else { throw ClientError("socket") }
         var time = timeval(tv_sec: .init(timeout), tv_usec: .init((timeout - Double(Int(timeout))) * 1e6))
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
         #if !os(Linux)
             var on: Int32 = 1
-            setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+            setsockopt(socketFD, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
-        guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
-            close(fd)
-            throw ClientError("connect \(errno)")
+        guard connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
+            let error = errno
+            close(socketFD)
+            throw ClientError("connect \(error)")
         }
+        fd = socketFD
     }
 
     deinit { close(fd) }
