@@ -175,13 +175,17 @@ package struct Canvas {
     /// The fill on the indices. Returns nil when done, or the row and column of the first
     /// pixel it could not paint, a 257th colour.
     private mutating func fillIndexed(_ mask: CoverageMask, _ source: Source) -> (row: Int, column: Int)? {
+        guard let (columns, rows) = visible(mask) else { return nil }
         fills += 1
         if fills == 1 << 24 {  // stamps would wrap: start the memo again
             memo.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             fills = 1
         }
-        let stamp = fills << 8
-        let (width, height) = (self.width, self.height)
+        let (fills, stamp) = (self.fills, self.fills << 8)
+        // A pixel of the mask's row `row` and column `column` is the index at `row` × `rowBytes`
+        // + `column` + `offset`: each row a filter byte and `width` indices.
+        let rowBytes = width + 1
+        let offset = mask.originY * rowBytes + 1 + mask.originX
         var full: UInt8? = nil
         var stopped: (row: Int, column: Int)? = nil
         // The indices and the memo are moved out while the fill holds pointers into them, so
@@ -197,37 +201,33 @@ package struct Canvas {
         indices.withUnsafeMutableBufferPointer { indices in
             memo.withUnsafeMutableBufferPointer { memo in
                 let (indices, memo) = (indices.baseAddress!, memo.baseAddress!)
-                mask.forEachRun { row, column, count, level in
-                    guard stopped == nil else { return }
-                    let y = mask.originY + row
-                    let first = max(mask.originX + column, 0)
-                    let end = min(mask.originX + column + count, width)
-                    guard y >= 0, y < height, first < end else { return }
-                    let start = y * (width + 1) + 1
-                    if level == Self.coverageLevels && source.opaque {
+                mask.forEachRun(columns: columns, rows: rows) { row, column, count, level in
+                    let first = row &* rowBytes &+ column &+ offset
+                    if count > 1, level == Self.coverageLevels, source.opaque {
                         if full == nil { full = index(of: source.word) }
                         guard let full else {
-                            stopped = (row, first - mask.originX)
-                            return
+                            stopped = (row, column)
+                            return false
                         }
-                        (indices + start + first).update(repeating: full, count: end - first)
-                        return
+                        (indices + first).update(repeating: full, count: count)
+                        return true
                     }
-                    for x in first..<end {
-                        let old = Int(indices[start + x])
+                    for x in first..<first &+ count {
+                        let old = Int(indices[x])
                         let entry = memo[old << 5 | level]
                         if entry >> 8 == fills {
-                            indices[start + x] = UInt8(truncatingIfNeeded: entry)
+                            indices[x] = UInt8(truncatingIfNeeded: entry)
                             continue
                         }
                         let weight = CoverageMask.weight(level: level)
                         guard let new = index(of: source.over(colours[old], weight: weight)) else {
-                            stopped = (row, x - mask.originX)
-                            return
+                            stopped = (row, column + x - first)
+                            return false
                         }
                         memo[old << 5 | level] = stamp | UInt32(new)
-                        indices[start + x] = new
+                        indices[x] = new
                     }
+                    return true
                 }
             }
         }
@@ -237,23 +237,22 @@ package struct Canvas {
     /// The fill on RGBA words, from the mask's pixel (`from.row`, `from.column`) on: the
     /// runs before it were painted while the canvas was indexed.
     private mutating func fillRGBA(_ mask: CoverageMask, _ source: Source, from: (row: Int, column: Int)) {
-        let (width, height) = (self.width, self.height)
+        guard let (columns, rows) = visible(mask) else { return }
+        let width = self.width
         let word = source.word.littleEndian
         rgba.withUnsafeMutableBytes { bytes in
-            mask.forEachRun { row, column, count, level in
-                let c = CoverageMask.weight(level: level)
-                guard row >= from.row else { return }
+            mask.forEachRun(columns: columns, rows: rows) { row, column, count, level in
+                guard row >= from.row else { return true }
                 let skip = row == from.row ? max(from.column - column, 0) : 0
-                guard skip < count else { return }
+                guard skip < count else { return true }
                 let y = mask.originY + row
-                let first = max(mask.originX + column + skip, 0)
-                let end = min(mask.originX + column + count, width)
-                guard y >= 0, y < height, first < end else { return }
+                let (first, end) = (mask.originX + column + skip, mask.originX + column + count)
+                let c = CoverageMask.weight(level: level)
                 if c == 255 && source.opaque {
                     for x in first..<end {
                         bytes.storeBytes(of: word, toByteOffset: (y * width + x) * 4, as: UInt32.self)
                     }
-                    return
+                    return true
                 }
                 for x in first..<end {
                     let offset = (y * width + x) * 4
@@ -261,6 +260,7 @@ package struct Canvas {
                     bytes.storeBytes(
                         of: source.over(destination, weight: c).littleEndian, toByteOffset: offset, as: UInt32.self)
                 }
+                return true
             }
         }
     }

@@ -86,10 +86,15 @@ package final class RenderScratch {
     }()
 }
 
-extension Array where Element: Numeric {
-    /// Empties the array and fills it with `count` zeros, keeping its storage when large enough.
+extension Array where Element: Numeric & BitwiseCopyable {
+    /// Makes the array `count` zeros, keeping its storage when large enough: the elements it
+    /// keeps are cleared in place by one `memset` (zero bits are zero for the integers and
+    /// floats this is used on), and only those it grows by are appended.
     mutating func resetToZeros(count: Int) {
-        removeAll(keepingCapacity: true)
-        append(contentsOf: repeatElement(0, count: count))
+        if self.count > count { removeLast(self.count - count) }
+        withUnsafeMutableBytes { bytes in
+            if let base = bytes.baseAddress { memset(base, 0, bytes.count) }
+        }
+        if self.count < count { append(contentsOf: repeatElement(0, count: count - self.count)) }
     }
 }
