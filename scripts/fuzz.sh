@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
 #
-#   scripts/fuzz.sh http|query|raster|font|json [SECONDS]
+#   scripts/fuzz.sh http|query|raster|font|json|deflate [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
 # provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. ByteGrammar (and
@@ -12,7 +12,7 @@
 # test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh http|query|raster|font|json [SECONDS]}
+target=${1:?usage: scripts/fuzz.sh http|query|raster|font|json|deflate [SECONDS]}
 seconds=${2:-60}
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"
@@ -48,7 +48,11 @@ case "$target" in
             -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
             -I "$out" -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
         extra+=("$out/libRingCore.a") ;;
-    *) echo "fuzz.sh: unknown target '$target' (http, query, raster, font or json)" >&2; exit 2 ;;
+    deflate)
+        # Our own deflate alone, judged by the system zlib's inflate.
+        sources=(Sources/RingRaster/PNG/RunLengthDeflate.swift Tests/Fuzz/RunLengthDeflateFuzz.swift)
+        extra+=(-I Sources/CZlib -lz) ;;
+    *) echo "fuzz.sh: unknown target '$target' (http, query, raster, font, json or deflate)" >&2; exit 2 ;;
 esac
 binary=$out/fuzz-$target
 rm -f "$binary"  # a failed build must not leave the last one to run
@@ -58,7 +62,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
 export SWIFT_BACKTRACE=enable=no
 "$binary" "$out/corpus" "Tests/Fuzz/corpus/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
-    -timeout=10 -max_len=$([ "$target" = font ] && echo 16384 || echo 4096) -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
+    -timeout=10 -max_len=$(case "$target" in font|deflate) echo 16384 ;; *) echo 4096 ;; esac) -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
 if [ -n "$(find "$out" -maxdepth 1 \( -name "crash-*" -o -name "leak-*" -o -name "timeout-*" -o -name "oom-*" \) -print -quit)" ]; then
     echo "fuzz.sh: $target found a failure; inputs in $out" >&2
     exit 1

@@ -132,6 +132,22 @@ import Testing
         #expect(try inflated(Array(output[0..<mergedCount]), expected: merged.count) == merged)
     }
 
+    /// Bytes too varied to code are stored, and stored through the map too: the stream's
+    /// bytes are the mapped ones (before the fuzzer found it, the input's own were stored).
+    @Test func storedBlocksAreWrittenThroughTheMap() throws {
+        let input = noise(5_000, seed: 11)
+        let map = (0..<256).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }  // one-to-one
+        let mapped = input.map { map[Int($0)] }
+        let encoder = RunLengthDeflate()
+        var output: [UInt8] = []
+        let count = input.withUnsafeBytes { bytes in
+            map.withUnsafeBufferPointer { encoder.compress(bytes, through: $0.baseAddress!, into: &output) }
+        }
+        // Stored: the mapped bytes, one block of 5 000, within zlib's 6 bytes and the block's 5.
+        #expect(count == 6 + 5 + 5_000)
+        #expect(try inflated(Array(output[0..<count]), expected: mapped.count) == mapped)
+    }
+
     @Test func everyCatalogueRingIsNoLargerThanZlibsRLE() throws {
         var ours = 0
         var zlib = 0

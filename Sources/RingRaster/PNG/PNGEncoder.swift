@@ -1,8 +1,9 @@
 import CZlib
 
 /// Writes 8-bit images as PNG (ISO/IEC 15948): the signature, `IHDR`, `sRGB`, for a palette
-/// image `PLTE` and `tRNS`, one `IDAT` and `IEND`, each chunk with its CRC-32. Deflate and
-/// CRC-32 come from the system zlib.
+/// image `PLTE` and `tRNS`, one `IDAT` and `IEND`, each chunk with its CRC-32. A palette
+/// image's rows are compressed by our own ``RunLengthDeflate``; an RGBA image's by the system
+/// zlib, which also gives CRC-32.
 ///
 /// An image of at most 256 distinct RGBA colours is written with a palette (colour type 3):
 /// the same pixels, exactly, in a quarter of the bytes to compress, so deflate takes a quarter
@@ -69,13 +70,13 @@ package enum PNGEncoder {
         case up = 2
     }
 
-    /// Palette indices: zlib's level 1 with the `Z_RLE` strategy and no filter. Deflate then
-    /// looks for repeats one byte back only, which is what a ring's runs of one colour are as
-    /// indices: faster than level 3's search and smaller than it, on 50 of the catalogue's 51
-    /// palette images (docs/performance.md, "Deflate"). Our own ``RunLengthDeflate`` makes the
-    /// same choices 2.7 to 3.0 times as fast, not yet reliably the 3 times that would let it
-    /// replace zlib.
-    package static let paletteCompression = Compression(level: 1, strategy: Z_RLE)
+    /// Palette indices: our own ``RunLengthDeflate`` and no filter. It makes the choices of
+    /// zlib's level 1 with the `Z_RLE` strategy — repeats one byte back only, which is what a
+    /// ring's runs of one colour are as indices, and which beat level 3's search in time and
+    /// bytes on 50 of the catalogue's 51 palette images (docs/performance.md, "Deflate") — in a
+    /// third of the time, with no more bytes, and it reads an indexed canvas's rows through the
+    /// palette's renumbering instead of a renumbered copy.
+    package static let paletteCompression = Compression.runs()
 
     /// RGBA rows: level 3, default strategy, no filter. A pixel's repeat is 4 bytes back, out
     /// of `Z_RLE`'s reach (its images come out 2 to 4 times larger), and the Sub and Up
@@ -90,7 +91,19 @@ package enum PNGEncoder {
         let (width, height) = (canvas.width, canvas.height)
         precondition(width > 0 && height > 0)
         if canvas.isIndexed {
-            let palette = Palette(canvas, into: &scratch.indexed)
+            var map = [UInt8](repeating: 0, count: 256)
+            let palette = Palette(canvas, map: &map)
+            // Our own deflate reads the canvas's rows through the map, without a renumbered
+            // copy, when that changes no run (see `readsThroughMap`).
+            if paletteCompression.engine == .runs, palette.readsThroughMap {
+                let compressed = canvas.indices.withUnsafeBytes { rows in
+                    map.withUnsafeBufferPointer {
+                        scratch.runs.compress(rows, through: $0.baseAddress!, into: &scratch.output)
+                    }
+                }
+                return container(width: width, height: height, palette: palette, idat: scratch.output[0..<compressed])
+            }
+            Palette.renumber(canvas, through: map, into: &scratch.indexed)
             return encode(
                 rows: scratch.indexed, bytesPerPixel: 1, palette: palette, width: width, height: height, nil, scratch)
         }
@@ -112,8 +125,9 @@ package enum PNGEncoder {
     /// indices: what deflate compresses (benchmarks measure the engines on it).
     package static func paletteRows(of canvas: Canvas) -> [UInt8]? {
         guard canvas.isIndexed else { return nil }
-        var rows: [UInt8] = []
-        _ = Palette(canvas, into: &rows)
+        var (map, rows) = ([UInt8](), [UInt8]())
+        _ = Palette(canvas, map: &map)
+        Palette.renumber(canvas, through: map, into: &rows)
         return rows
     }
 
@@ -187,6 +201,12 @@ package enum PNGEncoder {
         /// The alpha of each entry up to the last translucent one (`tRNS`); entries past it
         /// are opaque. Translucent colours come first, so this is as short as it can be.
         var alpha: [UInt8] = []
+        /// For a canvas's palette: whether its rows read through the map are the image's rows
+        /// with the same runs. So when transparent, canvas index 0 and the rows' filter byte's
+        /// value, is in the image as entry 0: then the filter bytes stay 0 and no two indices
+        /// share an entry. When the image has no transparent pixel (a background), entry 0 is
+        /// another colour, and the filter bytes would cut the runs that cross rows.
+        private(set) var readsThroughMap = false
 
         /// Nil when the image has more than 256 colours. `rows` holds `height` rows of `width`
         /// 4-byte pixels, `stride` bytes apart and `offset` bytes into each; `premultiplied`
@@ -266,8 +286,10 @@ package enum PNGEncoder {
 
         /// The palette of an indexed canvas: its colours as they first appear row by row —
         /// the numbering the pixel pass above gives the same image, so the bytes are the same
-        /// — without those it painted over. `indexed` receives the rows.
-        init(_ canvas: Canvas, into indexed: inout [UInt8]) {
+        /// — without those it painted over. `map` receives each canvas index's entry (256, 0
+        /// for an index the image does not show), for ``renumber(_:through:into:)`` or an
+        /// encoder that reads the canvas through it.
+        init(_ canvas: Canvas, map: inout [UInt8]) {
             let (width, height) = (canvas.width, canvas.height)
             // Canvas index → order of first appearance + 1 (0: not seen).
             var seen = [UInt16](repeating: 0, count: 256)
@@ -301,15 +323,21 @@ package enum PNGEncoder {
             }
             let order = Self.translucentFirst(appearing)
             // Canvas index → final index, through the order of appearance.
-            var map = [UInt8](repeating: 0, count: 256)
+            map.resetToZeros(count: 256)
             for index in 0..<256 where seen[index] != 0 { map[index] = order[Int(seen[index]) - 1] }
+            readsThroughMap = seen[0] != 0 && map[0] == 0
+            setEntries(appearing, order, premultiplied: true)
+        }
+
+        /// `canvas`'s rows through `map` (from ``init(_:map:)``) into `indexed`.
+        static func renumber(_ canvas: Canvas, through map: [UInt8], into indexed: inout [UInt8]) {
+            let (width, height) = (canvas.width, canvas.height)
             indexed.resetToZeros(count: height * (width + 1))
             canvas.indices.withUnsafeBufferPointer { source in
                 indexed.withUnsafeMutableBufferPointer { target in
-                    Self.renumber(source.baseAddress!, through: map, into: target.baseAddress!, width, height)
+                    renumber(source.baseAddress!, through: map, into: target.baseAddress!, width, height)
                 }
             }
-            setEntries(appearing, order, premultiplied: true)
         }
 
         /// For colours numbered in order of first appearance, their final numbers: translucent

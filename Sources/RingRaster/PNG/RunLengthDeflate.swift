@@ -3,11 +3,13 @@
 /// greedily — the same choices as zlib's `Z_RLE` strategy, which is what a palette ring's
 /// indices compress best with.
 ///
-/// **Not used by the service yet.** Our own deflate replaces zlib only when it is at least 3
-/// times as fast as zlib's best setting on our images, with no more bytes. This one is 2.7 to
-/// 3.0 times as fast on a default ring's indices (fastest of 9 alternating processes, three
-/// runs), and one byte smaller. `ring-bench --deflate` measures it against zlib every run;
-/// docs/performance.md ("Session 18") has the figures and what is left.
+/// It compresses every palette PNG (``PNGEncoder/paletteCompression``). The issue that let it
+/// replace zlib asked for 3 times zlib's speed at zlib's best setting on our images, with no
+/// more bytes: over the catalogue's palette images it is 3.0 to 3.1 times as fast (2.9 on the
+/// default ring alone) and 39 bytes smaller, and inside a render, where zlib's state is cold
+/// after the drawing, 3.0 times; with the renumbering pass it saves, 3.5. `ring-bench
+/// --deflate` measures it against zlib every run; docs/performance.md ("Session 19") has the
+/// figures. `scripts/fuzz.sh deflate` fuzzes it against zlib's inflate.
 ///
 /// Where the time goes, and why it is less than zlib's: zlib walks its window a byte at a
 /// time, keeps a hash it never reads in this mode, and sums Adler-32 over every byte again.
@@ -152,14 +154,14 @@ package final class RunLengthDeflate {
                         adlerA %= 65_521
                         adlerB %= 65_521
                         self.tokenCount = tokenCount
-                        writeBlock(input, from: blockStart, to: position, final: position == count)
+                        writeBlock(input, map, from: blockStart, to: position, final: position == count)
                         tokenCount = 0
                         blockStart = position
                     }
                 }
                 self.tokenCount = tokenCount
             }
-            if tokenCount > 0 || count == 0 { writeBlock(input, from: blockStart, to: count, final: true) }
+            if tokenCount > 0 || count == 0 { writeBlock(input, map, from: blockStart, to: count, final: true) }
             writer.alignToByte()
             let adler = UInt32(adlerB % 65_521) << 16 | UInt32(adlerA % 65_521)
             for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
@@ -186,9 +188,11 @@ package final class RunLengthDeflate {
 
     // MARK: Blocks
 
-    /// Writes the block of the tokens gathered, for `input[start..<end]`, in whichever of the
-    /// three forms is shortest, and starts the next block afresh.
-    private func writeBlock(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int, final: Bool) {
+    /// Writes the block of the tokens gathered, for `input[start..<end]` through `map`, in
+    /// whichever of the three forms is shortest, and starts the next block afresh.
+    private func writeBlock(
+        _ input: UnsafeRawBufferPointer, _ map: UnsafePointer<UInt8>, from start: Int, to end: Int, final: Bool
+    ) {
         for symbol in 0..<286 {
             counts[symbol] &+= counts[286 + symbol] &+ counts[2 * 286 + symbol] &+ counts[3 * 286 + symbol]
         }
@@ -219,7 +223,7 @@ package final class RunLengthDeflate {
         let storedBits = 3 + writer.bitsToByte(after: 3) + 8 * length + 32 * pieces + 8 * (pieces - 1)
 
         if storedBits <= dynamicBits && storedBits <= fixedBits {
-            writeStored(input, from: start, to: end, final: final)
+            writeStored(input, map, from: start, to: end, final: final)
         } else if fixedBits <= dynamicBits {
             writer.bits(final ? 0b011 : 0b010, 3)
             writeTokens(fixedCode, distanceLength: 5)
@@ -272,8 +276,11 @@ package final class RunLengthDeflate {
         writer = local
     }
 
-    /// `input[start..<end]` as stored blocks of at most 65 535 bytes.
-    private func writeStored(_ input: UnsafeRawBufferPointer, from start: Int, to end: Int, final: Bool) {
+    /// `input[start..<end]` through `map` as stored blocks of at most 65 535 bytes: the bytes
+    /// the tokens stand for, not the input's own (a fuzzed map found that).
+    private func writeStored(
+        _ input: UnsafeRawBufferPointer, _ map: UnsafePointer<UInt8>, from start: Int, to end: Int, final: Bool
+    ) {
         var offset = start
         repeat {
             let length = min(end - offset, 65_535)
@@ -281,7 +288,7 @@ package final class RunLengthDeflate {
             writer.bits(final && last ? 1 : 0, 3)
             writer.alignToByte()
             writer.bits(UInt32(length) | UInt32(~length & 0xFFFF) << 16, 32)
-            writer.bytes(UnsafeRawBufferPointer(rebasing: input[offset..<offset + length]))
+            writer.bytes(UnsafeRawBufferPointer(rebasing: input[offset..<offset + length]), through: map)
             offset += length
         } while offset < end
     }
@@ -370,13 +377,19 @@ final class PrefixCode {
                 perLength.initialize(repeating: 0)
                 countDepths(n, into: perLength.baseAddress!)
                 limitDepths(perLength.baseAddress!)
-                var length = 63
-                for leaf in 0..<n {
-                    while perLength[length] == 0 { length -= 1 }
-                    lengths[Int(leaves[leaf] & 0x1FF)] = UInt8(length)
-                    perLength[length] -= 1
+                // The leaves take the lengths from the longest, counting off a copy.
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { left in
+                    _ = left.initialize(from: perLength)
+                    var length = 63
+                    for leaf in 0..<n {
+                        while left[length] == 0 { length -= 1 }
+                        lengths[Int(leaves[leaf] & 0x1FF)] = UInt8(length)
+                        left[length] -= 1
+                    }
                 }
+                assignCodes(perLength.baseAddress!)
             }
+            return
         }
         assignCodes()
     }
@@ -497,25 +510,38 @@ final class PrefixCode {
     /// Canonical codes for ``lengths``: per length, codes in increasing symbol order, each
     /// length's first code following the last length's.
     func assignCodes() {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 64) { perLength in
+            perLength.initialize(repeating: 0)
+            for symbol in 0..<symbols { perLength[Int(lengths[symbol])] &+= 1 }
+            assignCodes(perLength.baseAddress!)
+        }
+    }
+
+    /// ``assignCodes()`` given how many symbols have each length (1…15; the count of 0 is not
+    /// read), which ``build(counts:)`` knows: one pass over the symbols, not two.
+    private func assignCodes(_ perLength: UnsafePointer<Int>) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { next in
-            next.initialize(repeating: 0)
-            for symbol in 0..<symbols { next[Int(lengths[symbol])] &+= 1 }
-            next[0] = 0
             var code: UInt32 = 0
             var previousCount: UInt32 = 0
+            next[0] = 0
             for length in 1..<16 {
                 code = (code &+ previousCount) << 1
-                previousCount = next[length]
+                previousCount = UInt32(truncatingIfNeeded: perLength[length])
                 next[length] = code
             }
             for symbol in 0..<symbols {
                 let length = Int(lengths[symbol])
+                // A symbol that does not occur has no code (and the absent ones come in runs).
+                guard length != 0 else {
+                    codes[symbol] = 0
+                    continue
+                }
                 let code = next[length]
                 next[length] = code &+ 1
-                // The code's bits reversed, a byte at a time; a length of 0 makes an entry of 0.
+                // The code's bits reversed, a byte at a time.
                 let reversed =
                     UInt32(reversedBytes[Int(code & 0xFF)]) << 8 | UInt32(reversedBytes[Int(code >> 8 & 0xFF)])
-                codes[symbol] = length == 0 ? 0 : (reversed >> UInt32(16 - length)) << 4 | UInt32(length)
+                codes[symbol] = (reversed >> UInt32(16 - length)) << 4 | UInt32(length)
             }
         }
     }
@@ -710,11 +736,12 @@ struct BitWriter {
         next! += 1
     }
 
-    /// Bytes, at a byte boundary.
-    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+    /// Bytes each through `map`, at a byte boundary.
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer, through map: UnsafePointer<UInt8>) {
         precondition(count == 0, "bytes written between bytes")
-        guard let source = bytes.baseAddress else { return }
-        next!.copyMemory(from: source, byteCount: bytes.count)
+        guard let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let target = next!.assumingMemoryBound(to: UInt8.self)
+        for index in 0..<bytes.count { target[index] = map[Int(source[index])] }
         next! += bytes.count
     }
 }

@@ -7,10 +7,11 @@ import CZlib
 #endif
 
 /// What one thread's renders reuse: the canvas, the coverage cells, the scanlines, the deflate
-/// output and the zlib stream. A 120 px ring needs buffers of 15 to 58 KB and zlib's 270 KB
-/// of state; made afresh for each PNG they cost page faults and, worse, fragment the heap
-/// between the small responses the cache keeps, so the process grew past its memory bound.
-/// Buffers larger than ``retainedBytes`` are let go after the render that needed them.
+/// output, our own deflate's tables and, once an RGBA image needs it, the zlib stream. A 120 px
+/// ring needs buffers of 15 to 58 KB, and zlib 270 KB of state; made afresh for each PNG they
+/// cost page faults and, worse, fragment the heap between the small responses the cache keeps,
+/// so the process grew past its memory bound. Buffers larger than ``retainedBytes`` are let go
+/// after the render that needed them.
 ///
 /// Not `Sendable`: each thread has its own (``current``), and renders never cross threads.
 package final class RenderScratch {
@@ -26,12 +27,23 @@ package final class RenderScratch {
     /// The rows as palette indices, for an image of at most 256 colours.
     var indexed: [UInt8] = []
     var output: [UInt8] = []
-    /// Kept for the thread's life: `deflateInit2` allocates and clears its state, which costs
-    /// more than compressing a small ring; `deflateReset` keeps it.
-    let stream: UnsafeMutablePointer<z_stream>
-    /// Our own deflate, with its token and code tables (about 40 KB): made on first use, which
-    /// only benchmarks make while the service compresses with zlib.
-    lazy var runs = RunLengthDeflate()
+    /// Kept for the thread's life once made: `deflateInit2` allocates and clears its state,
+    /// which costs more than compressing a small ring; `deflateReset` keeps it. Made on first
+    /// use, by an RGBA image: palette images, most rings, are compressed by ``runs``.
+    var stream: UnsafeMutablePointer<z_stream> {
+        if let existing = zlibStream { return existing }
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        // The level and strategy are set for each image (`deflateParams`); these are RGBA's.
+        let status = deflateInit2_(
+            stream, 3, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
+        zlibStream = stream
+        return stream
+    }
+    private var zlibStream: UnsafeMutablePointer<z_stream>?
+    /// Our own deflate, with its token and code tables (about 40 KB), for palette images.
+    let runs = RunLengthDeflate()
 
     /// Largest buffer kept between renders: rings up to 300 px a side (the service's
     /// `pngGatePixels`), which are most of them. A larger render's buffers are let go after
@@ -39,18 +51,12 @@ package final class RenderScratch {
     /// largest render's.
     static let retainedBytes = 512 << 10
 
-    private init() {
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        // The level and strategy are set for each image (`deflateParams`); these are RGBA's.
-        let status = deflateInit2_(
-            stream, 3, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        precondition(status == Z_OK, "zlib deflateInit2 failed: \(status)")
-    }
+    private init() {}
 
     deinit {
-        deflateEnd(stream)
-        stream.deallocate()
+        guard let zlibStream else { return }
+        deflateEnd(zlibStream)
+        zlibStream.deallocate()
     }
 
     /// Lets go of buffers a large render grew past ``retainedBytes``.
