@@ -121,26 +121,33 @@ struct CoverageMask {
             let slope = (bottomX - topX) / (bottom - top)
             guard slope.isFinite else { return }  // only for numbers near the limits of Double
             let limit = Double(width)
-            var row = Int(max(top, 0).rounded(.down))
-            let lastRow = Int(min(bottom, rows).rounded(.up))
+            // Within 0…width; NaN, which no finite edge makes, to 0.
+            func clamped(_ x: Double) -> Double { x > 0 ? (x < limit ? x : limit) : 0 }
+            var row = Int(max(top, 0))  // not negative: truncation is the floor
+            let lastRow = Self.ceiling(min(bottom, rows))
             // Where the edge enters the row; a row's exit is the next row's entry.
-            var xa = min(max(topX + (max(Double(row), top) - top) * slope, 0), limit)
+            var xa = clamped(topX + (max(Double(row), top) - top) * slope)
             while row < lastRow {
                 let rowTop = max(Double(row), top)
-                let rowBottom = min(Double(row + 1), bottom)
+                let rowBottom = min(Double(row &+ 1), bottom)
                 let dy = Float(rowBottom - rowTop)
-                let xb = min(max(topX + (rowBottom - top) * slope, 0), limit)
-                if xa.isFinite, xb.isFinite {
-                    let (left, right) = (min(xa, xb), max(xa, xb))
-                    accumulate(at: row * stride, left, right, dy * direction)
-                    // The cells `accumulate` wrote: the left end's, to the right end's or the
-                    // one after the left end's, whichever is further.
-                    let first = Int(left)
-                    mark(row: row, first, max(Int(right.rounded(.up)), first + 1))
-                }
+                let xb = clamped(topX + (rowBottom - top) * slope)
+                let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
+                let (first, last) = (Int(left), Self.ceiling(right))
+                accumulate(at: row &* stride, left, right, first, last, dy * direction)
+                // The cells `accumulate` wrote: the left end's, to the right end's or the one
+                // after the left end's, whichever is further.
+                mark(row: row, first, max(last, first &+ 1))
                 xa = xb
-                row += 1
+                row &+= 1
             }
+        }
+
+        /// The least whole number at least `x`, for `x` ≥ 0 (without a call to `ceil`).
+        @inline(__always)
+        static func ceiling(_ x: Double) -> Int {
+            let whole = Int(x)
+            return Double(whole) < x ? whole &+ 1 : whole
         }
 
         /// Sets the bits of cells `first...last` of `row`.
@@ -166,10 +173,9 @@ struct CoverageMask {
         /// Spreads one row's share of an edge, from `left` to `right` (both within 0…width),
         /// over the cells it passes: each cell gets the area left of the edge's track within
         /// it, and the next cell the rest, so that the running sum reaches `delta` after the edge.
+        /// `first` and `last` are the cells of `left` and of `right` rounded up.
         @inline(__always)
-        func accumulate(at start: Int, _ left: Double, _ right: Double, _ delta: Float) {
-            let first = Int(left)
-            let last = Int(right.rounded(.up))
+        func accumulate(at start: Int, _ left: Double, _ right: Double, _ first: Int, _ last: Int, _ delta: Float) {
             if last <= first + 1 {
                 // Within one cell: the covered share is right of the track's middle.
                 let middle = Float((left + right) / 2 - Double(first))
