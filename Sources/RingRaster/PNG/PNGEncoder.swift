@@ -294,28 +294,38 @@ package enum PNGEncoder {
             // Canvas index → order of first appearance + 1 (0: not seen).
             var seen = [UInt16](repeating: 0, count: 256)
             var appearing: [UInt32] = []
+            appearing.reserveCapacity(256)
             canvas.indices.withUnsafeBufferPointer { indices in
                 seen.withUnsafeMutableBufferPointer { seen in
                     let indices = indices.baseAddress!
                     let bytes = UnsafeRawPointer(indices)
+                    func visit(_ index: Int) {
+                        guard seen[index] == 0 else { return }
+                        appearing.append(canvas.colours[index])
+                        seen[index] = UInt16(truncatingIfNeeded: appearing.count)
+                    }
                     for row in 0..<height {
                         let start = row * (width + 1) + 1
                         var column = 0
+                        // Eight at a time: skipped with one load when they are one index seen
+                        // before (most of a ring), or with eight look-ups and no branch when each
+                        // was (most of its edges); one by one only where a colour first appears.
+                        while column + 8 <= width {
+                            let eight = bytes.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
+                            let first = eight & 0xFF
+                            if eight == first &* 0x0101_0101_0101_0101, seen[Int(first)] != 0 {
+                                column += 8
+                                continue
+                            }
+                            var unseen = false
+                            for byte in 0..<8 { unseen = unseen || seen[Int(eight >> (8 * byte) & 0xFF)] == 0 }
+                            if unseen {
+                                for byte in 0..<8 { visit(Int(eight >> (8 * byte) & 0xFF)) }
+                            }
+                            column += 8
+                        }
                         while column < width {
-                            // Eight of one index already seen are skipped with one load.
-                            if column + 8 <= width {
-                                let eight = bytes.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
-                                let first = eight & 0xFF
-                                if eight == first &* 0x0101_0101_0101_0101, seen[Int(first)] != 0 {
-                                    column += 8
-                                    continue
-                                }
-                            }
-                            let index = Int(indices[start + column])
-                            if seen[index] == 0 {
-                                appearing.append(canvas.colours[index])
-                                seen[index] = UInt16(appearing.count)
-                            }
+                            visit(Int(indices[start + column]))
                             column += 1
                         }
                     }
