@@ -4,8 +4,11 @@
 // Input: a query (up to the first NUL byte), then bytes that overwrite the scene's numbers with
 // arbitrary doubles, NaN and infinities included, so scenes no spec would produce are drawn too.
 // Checks: no crash or trap; the canvas has the reported size; premultiplied pixels never exceed
-// their alpha; a scene with nothing in it stays transparent; the PNG starts with its signature.
+// their alpha; a scene with nothing in it stays transparent; the PNG starts with its signature;
+// and the canvas's own PNG, as the service encodes it (a palette read through the renumbering
+// by our own deflate, or RGBA by zlib), decodes with zlib's inflate to exactly its scanlines.
 
+import CZlib
 import RingCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -58,7 +61,55 @@ public func fuzzRingRaster(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     (empty.ticks, empty.targets) = (nil, nil)
     empty.rings = empty.rings.map { _ in RingScene.Ring() }
     precondition(RingRasterizer.draw(empty, scale: scale).rgbaPixels().allSatisfy { $0 == 0 }, "an empty scene drew")
-    let png = PNGEncoder.encode(scanlines: canvas.scanlines(), width: width, height: height)
+    let lines = canvas.scanlines()
+    let png = PNGEncoder.encode(scanlines: lines, width: width, height: height)
     precondition(png.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    precondition(decodedRows(PNGEncoder.encode(canvas), width: width, height: height) == lines, "PNG differs")
     return 0
+}
+
+/// The straight RGBA scanlines (each a filter byte, 0, and 4 bytes a pixel) of a PNG this
+/// encoder wrote: its chunks read, `IDAT` inflated by zlib, a palette image's indices looked up
+/// in `PLTE` and `tRNS`. Traps on anything the encoder should not have written.
+private func decodedRows(_ png: [UInt8], width: Int, height: Int) -> [UInt8] {
+    var offset = 8
+    var (colourType, palette, alpha, idat): (UInt8, [UInt8], [UInt8], [UInt8]) = (0, [], [], [])
+    while offset + 12 <= png.count {
+        let length = png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+        let type = String(decoding: png[offset + 4..<offset + 8], as: UTF8.self)
+        let data = Array(png[offset + 8..<offset + 8 + length])
+        switch type {
+        case "IHDR": colourType = data[9]
+        case "PLTE": palette = data
+        case "tRNS": alpha = data
+        case "IDAT": idat += data
+        default: break
+        }
+        offset += 12 + length
+    }
+    precondition(offset == png.count, "chunks do not end at the file's end")
+    let bytesPerPixel = colourType == 3 ? 1 : 4
+    precondition(colourType == 3 || colourType == 6, "colour type \(colourType)")
+    let expected = height * (width * bytesPerPixel + 1)
+    var rows = [UInt8](repeating: 0, count: expected + 1)
+    var size = uLong(rows.count)
+    let status = rows.withUnsafeMutableBufferPointer { out in
+        idat.withUnsafeBufferPointer { uncompress(out.baseAddress, &size, $0.baseAddress, uLong($0.count)) }
+    }
+    precondition(status == Z_OK && Int(size) == expected, "IDAT: \(status), \(size) of \(expected) bytes")
+    guard colourType == 3 else { return Array(rows[0..<expected]) }
+    var lines: [UInt8] = []
+    lines.reserveCapacity(height * (width * 4 + 1))
+    for row in 0..<height {
+        let start = row * (width + 1)
+        precondition(rows[start] == 0, "filter byte \(rows[start]) in row \(row)")
+        lines.append(0)
+        for column in 0..<width {
+            let index = Int(rows[start + 1 + column])
+            precondition(3 * index + 2 < palette.count, "index \(index) past the palette")
+            lines += palette[3 * index..<3 * index + 3]
+            lines.append(index < alpha.count ? alpha[index] : 255)
+        }
+    }
+    return lines
 }
