@@ -368,15 +368,18 @@ package enum PNGEncoder {
         private mutating func setEntries(_ colours: [UInt32], _ map: [UInt8], premultiplied: Bool) {
             var byFinal = [UInt32](repeating: 0, count: colours.count)
             for (old, colour) in colours.enumerated() { byFinal[Int(map[old])] = colour }
-            rgb.reserveCapacity(3 * colours.count)
-            for stored in byFinal {
-                // Red in the low byte, alpha in the high one.
-                let colour = premultiplied ? Canvas.straight(stored) : stored
-                rgb.append(UInt8(colour & 0xFF))
-                rgb.append(UInt8(colour >> 8 & 0xFF))
-                rgb.append(UInt8(colour >> 16 & 0xFF))
-                if colour >> 24 != 255 { alpha.append(UInt8(colour >> 24)) }
+            // Red in the low byte, alpha in the high one; written in place, not appended.
+            rgb = [UInt8](unsafeUninitializedCapacity: 3 * byFinal.count) { entries, initialized in
+                for (index, stored) in byFinal.enumerated() {
+                    let colour = premultiplied ? Canvas.straight(stored) : stored
+                    entries[3 * index] = UInt8(truncatingIfNeeded: colour)
+                    entries[3 * index + 1] = UInt8(truncatingIfNeeded: colour >> 8)
+                    entries[3 * index + 2] = UInt8(truncatingIfNeeded: colour >> 16)
+                }
+                initialized = 3 * byFinal.count
             }
+            // The translucent entries come first (straightening keeps alpha): `tRNS` is theirs.
+            alpha = byFinal.prefix { $0 >> 24 != 255 }.map { UInt8(truncatingIfNeeded: $0 >> 24) }
         }
 
         /// `source`'s rows (a filter byte, then `width` indices) through `map` into `target`'s,
