@@ -42,7 +42,7 @@ package final class RenderScratch {
         return stream
     }
     private var zlibStream: UnsafeMutablePointer<z_stream>?
-    /// Our own deflate, with its token and code tables (about 40 KB), for palette images.
+    /// Our own deflate, with its token and code tables (about 60 KB), for palette images.
     let runs = RunLengthDeflate()
 
     /// Largest buffer kept between renders: rings up to 300 px a side (the service's
