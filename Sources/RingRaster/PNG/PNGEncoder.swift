@@ -308,8 +308,8 @@ package enum PNGEncoder {
                         let start = row * (width + 1) + 1
                         var column = 0
                         // Eight at a time: skipped with one load when they are one index seen
-                        // before (most of a ring), or with eight look-ups and no branch when each
-                        // was (most of its edges); one by one only where a colour first appears.
+                        // before (most of a ring), or with eight look-ups when each was (most of
+                        // its edges); one by one only where a colour first appears.
                         while column + 8 <= width {
                             let eight = bytes.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
                             let first = eight & 0xFF
