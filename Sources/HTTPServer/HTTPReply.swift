@@ -29,7 +29,10 @@ public struct HTTPReply: Sendable {
     package static func calling(_ body: @escaping @Sendable (HTTPResponse) -> Void) -> HTTPReply {
         let holder = MailboxHolder()
         let mailbox = ReplyMailbox(wake: {
-            for delivery in holder.mailbox?.take() ?? [] { body(delivery.response) }
+            guard let mailbox = holder.mailbox else { return }
+            repeat {
+                for delivery in mailbox.take() { body(delivery.response) }
+            } while !mailbox.prepareToWait()
         })
         holder.mailbox = mailbox
         return HTTPReply(mailbox: mailbox, fd: -1, serial: 0)
@@ -42,6 +45,13 @@ public struct HTTPReply: Sendable {
 }
 
 /// One loop's queue of deferred responses: filled by any thread, emptied by the loop.
+///
+/// A post wakes the loop only if the loop said it was about to wait (``prepareToWait()``): a
+/// loop that is busy finds the post when its batch ends, without a wake-up (a system call, and
+/// on a virtual machine an interrupt between cores). The flag and `posted` are sequentially
+/// consistent, so of a post and a loop going to sleep at the same moment, one sees the other:
+/// either the loop sees the post and does not wait, or the poster sees the loop asleep and
+/// wakes it.
 final class ReplyMailbox: Sendable {
     struct Delivery: Sendable {
         var fd: Int32
@@ -53,6 +63,8 @@ final class ReplyMailbox: Sendable {
     /// Whether anything was posted since the last ``take()``: the loop checks it after every
     /// batch, and a lock there would cost every request.
     private let posted = Atomic<Bool>(false)
+    /// Whether the loop may be waiting in its poller (or not yet running): a post must wake it.
+    private let waiting = Atomic<Bool>(true)
     private let wake: @Sendable () -> Void
 
     init(wake: @escaping @Sendable () -> Void) {
@@ -60,17 +72,30 @@ final class ReplyMailbox: Sendable {
     }
 
     func post(_ delivery: Delivery) {
-        let first = deliveries.withLock {
-            $0.append(delivery)
-            return $0.count == 1
+        deliveries.withLock { $0.append(delivery) }
+        posted.store(true, ordering: .sequentiallyConsistent)
+        if waiting.exchange(false, ordering: .sequentiallyConsistent) { wake() }
+    }
+
+    /// Called by the loop before it waits: false if something was posted meanwhile, and the
+    /// loop must not wait.
+    func prepareToWait() -> Bool {
+        waiting.store(true, ordering: .sequentiallyConsistent)
+        guard !posted.load(ordering: .sequentiallyConsistent) else {
+            waiting.store(false, ordering: .relaxed)
+            return false
         }
-        posted.store(true, ordering: .releasing)
-        if first { wake() }  // a later one finds the loop already woken
+        return true
+    }
+
+    /// Called by the loop once it is handling events again: posts from now on need no wake-up.
+    func awake() {
+        waiting.store(false, ordering: .relaxed)
     }
 
     /// Everything posted so far, oldest first.
     func take() -> [Delivery] {
-        guard posted.exchange(false, ordering: .acquiringAndReleasing) else { return [] }
+        guard posted.exchange(false, ordering: .sequentiallyConsistent) else { return [] }
         return deliveries.withLock {
             guard !$0.isEmpty else { return [] }
             var taken: [Delivery] = []

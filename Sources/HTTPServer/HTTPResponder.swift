@@ -25,6 +25,15 @@ public protocol HTTPResponder: Sendable {
     /// The server has begun to drain: work not yet started may be answered at once (a 503,
     /// say) instead of done. Called once, from the thread that asked the server to stop.
     func drainBegan()
+
+    /// An event loop has handled everything ready and is about to wait: the responder may do
+    /// one bounded piece of the work it deferred (answering through its ``HTTPReply``s), on the
+    /// loop's thread, instead of handing it to a thread of its own. Returns whether it did; the
+    /// loop then handles whatever became ready meanwhile and offers another spare turn.
+    ///
+    /// Called from every loop, at once; by default it does nothing. Every connection on the
+    /// loop waits while it runs, so it must stay as cheap as the responder promises.
+    func spareTurn() -> Bool
 }
 
 extension HTTPResponder {
@@ -33,4 +42,6 @@ extension HTTPResponder {
     }
 
     public func drainBegan() {}
+
+    public func spareTurn() -> Bool { false }
 }

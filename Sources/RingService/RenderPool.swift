@@ -45,38 +45,60 @@ package final class RenderPool: Sendable {
         let key: ResponseCache.Key
         let render: @Sendable () -> ResponseCache.Entry
         let gate: RenderGate?
+        /// Its place in the order of submission, across both queues.
+        let number: UInt64
         var waiters: [Waiter]
 
         init(
-            key: ResponseCache.Key, waiter: Waiter, gate: RenderGate?,
+            key: ResponseCache.Key, waiter: Waiter, gate: RenderGate?, number: UInt64,
             render: @escaping @Sendable () -> ResponseCache.Entry
         ) {
             self.key = key
             self.render = render
             self.gate = gate
+            self.number = number
             self.waiters = [waiter]
         }
     }
 
-    private struct State {
-        /// Jobs not begun, oldest first from `head`.
-        var queue: [Job?] = []
+    /// Jobs not begun, oldest first from `head`.
+    private struct JobQueue {
+        var jobs: [Job?] = []
         var head = 0
-        /// Every job queued or rendering, by the ring it makes.
-        var flights: [ResponseCache.Key: Job] = [:]
 
-        var queued: Int { queue.count - head }
+        var count: Int { jobs.count - head }
+        var first: Job? { head < jobs.count ? jobs[head] : nil }
+
+        mutating func append(_ job: Job) { jobs.append(job) }
 
         mutating func popFirst() -> Job? {
-            guard head < queue.count else { return nil }
-            let job = queue[head]
-            queue[head] = nil
+            guard head < jobs.count else { return nil }
+            let job = jobs[head]
+            jobs[head] = nil
             head += 1
-            if head == queue.count {
-                queue.removeAll(keepingCapacity: true)
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
                 head = 0
             }
             return job
+        }
+    }
+
+    private struct State {
+        /// Renders an event loop may take in a spare turn (estimated within `spareMicroseconds`),
+        /// and the others. Render threads take the older of the two heads.
+        var spare = JobQueue()
+        var rest = JobQueue()
+        var submitted: UInt64 = 0
+        /// Every job queued or rendering, by the ring it makes.
+        var flights: [ResponseCache.Key: Job] = [:]
+
+        var queued: Int { spare.count + rest.count }
+
+        mutating func popOldest() -> Job? {
+            guard let other = rest.first else { return spare.popFirst() }
+            guard let cheap = spare.first, cheap.number < other.number else { return rest.popFirst() }
+            return spare.popFirst()
         }
     }
 
@@ -94,6 +116,9 @@ package final class RenderPool: Sendable {
 
     package let threads: Int
     package let queueLimit: Int
+    /// The estimated cost, in µs, up to which an event loop may render a queued ring itself in
+    /// a spare turn (``renderSpare()``); 0: never.
+    package let spareMicroseconds: Double
     private let state = Locked(State())
     private let work = DispatchSemaphore(value: 0)
     private let finish: Finish
@@ -103,9 +128,17 @@ package final class RenderPool: Sendable {
     /// A pool of `threads` render threads (at least 1) with a queue of at most `queueLimit` (at
     /// least 1); `finish` runs on a render thread after each render. The threads start with
     /// the first render, and live as long as the process.
-    package init(threads: Int, queueLimit: Int, finish: @escaping Finish) {
+    /// How many spare-turn renders may wait for the loops before a render thread is woken too.
+    package let spareBacklog: Int
+
+    package init(
+        threads: Int, queueLimit: Int, spareMicroseconds: Double = 0, spareBacklog: Int = 0,
+        finish: @escaping Finish
+    ) {
         self.threads = max(1, threads)
         self.queueLimit = max(1, queueLimit)
+        self.spareMicroseconds = spareMicroseconds
+        self.spareBacklog = max(0, spareBacklog)
         self.finish = finish
     }
 
@@ -118,13 +151,15 @@ package final class RenderPool: Sendable {
         }
     }
 
-    /// Queues `render` for `key`, or adds `waiter` to the render of `key` already under way. A
-    /// render that needs a place at `gate` takes it here and gives it back when done, so large
-    /// renders queued and running together never outnumber the gate's limit.
+    /// Queues `render` for `key`, estimated to take `cost` µs, or adds `waiter` to the render of
+    /// `key` already under way. A render that needs a place at `gate` takes it here and gives it
+    /// back when done, so large renders queued and running together never outnumber the gate's
+    /// limit.
     package func submit(
-        _ key: ResponseCache.Key, waiter: Waiter, gate: RenderGate?,
+        _ key: ResponseCache.Key, waiter: Waiter, cost: Double, gate: RenderGate?,
         render: @escaping @Sendable () -> ResponseCache.Entry
     ) -> Admission {
+        var wake = true
         let admission = state.withLock { state -> Admission in
             if let job = state.flights[key] {
                 job.waiters.append(waiter)
@@ -132,12 +167,18 @@ package final class RenderPool: Sendable {
             }
             guard state.queued < queueLimit else { return .queueFull }
             if let gate, !gate.enter() { return .gateFull }
-            let job = Job(key: key, waiter: waiter, gate: gate, render: render)
-            state.queue.append(job)
+            state.submitted &+= 1
+            let job = Job(key: key, waiter: waiter, gate: gate, number: state.submitted, render: render)
+            if gate == nil, cost <= spareMicroseconds {
+                state.spare.append(job)
+                wake = state.spare.count > spareBacklog
+            } else {
+                state.rest.append(job)
+            }
             state.flights[key] = job
             return .queued
         }
-        if admission == .queued {
+        if admission == .queued, wake {
             startThreads()
             work.signal()
         }
@@ -155,7 +196,7 @@ package final class RenderPool: Sendable {
     package func dropQueued(_ answer: (Waiter) -> Void) {
         let dropped = state.withLock { state -> [Job] in
             var jobs: [Job] = []
-            while let job = state.popFirst() {
+            while let job = state.popOldest() {
                 state.flights[job.key] = nil
                 jobs.append(job)
             }
@@ -167,21 +208,38 @@ package final class RenderPool: Sendable {
         }
     }
 
+    /// Renders the oldest queued ring cheap enough for an event loop's spare turn, on the
+    /// calling thread, and answers its requests; false if there was none. The render threads'
+    /// hand-over (a wake-up of a render thread, and of the loop for the answer) costs about as
+    /// much as a small PNG's render, and a loop with nothing ready would only wait meanwhile.
+    package func renderSpare() -> Bool {
+        guard spareMicroseconds > 0, let job = state.withLock({ $0.spare.popFirst() }) else { return false }
+        complete(job)
+        return true
+    }
+
     private func run(_ index: Int) {
         _ = csystem_set_thread_name("ring-render-\(index)")
         _ = csystem_lower_thread_priority(19)
         while true {
             work.wait()
-            guard let job = state.withLock({ $0.popFirst() }) else { continue }  // dropped at drain
-            busyThreads.add(1, ordering: .relaxed)
-            let entry = job.render()
-            busyThreads.subtract(1, ordering: .relaxed)
-            job.gate?.leave()
-            let waiters = state.withLock { state -> [Waiter] in
-                state.flights[job.key] = nil
-                return job.waiters
-            }
-            finish(entry, job.key, waiters)
+            // Every job queued: one woken for a job may find it taken by a loop, or take a
+            // spare one for which no thread was woken, and the one it was woken for must not
+            // wait for another wake-up. Nothing left when the queue was dropped at drain.
+            while let job = state.withLock({ $0.popOldest() }) { complete(job) }
         }
+    }
+
+    /// Renders `job` and hands its entry and waiters to `finish`.
+    private func complete(_ job: Job) {
+        busyThreads.add(1, ordering: .relaxed)
+        let entry = job.render()
+        busyThreads.subtract(1, ordering: .relaxed)
+        job.gate?.leave()
+        let waiters = state.withLock { state -> [Waiter] in
+            state.flights[job.key] = nil
+            return job.waiters
+        }
+        finish(entry, job.key, waiters)
     }
 }

@@ -62,8 +62,15 @@ public final class RingService: HTTPResponder {
         let finished = Finished()
         self.pool = RenderPool(
             threads: configuration.renderThreadCount, queueLimit: configuration.renderQueue,
-            finish: { entry, key, waiters in finished.service?.answer(waiters, with: entry, key: key) })
+            spareMicroseconds: Double(configuration.spareRenderMicroseconds),
+            spareBacklog: configuration.eventLoops, finish: { entry, key, waiters in finished.service?.answer(waiters, with: entry, key: key) })
         finished.service = self
+    }
+
+    /// An event loop's spare turn: one queued render cheap enough for it
+    /// (``ServiceConfiguration/spareRenderMicroseconds``), rendered there.
+    public func spareTurn() -> Bool {
+        pool.renderSpare()
     }
 
     /// Lets the pool reach the service without keeping it alive.
@@ -263,7 +270,7 @@ public final class RingService: HTTPResponder {
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
         var waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
         waiter.live = live
-        switch pool.submit(key, waiter: waiter, gate: admission.gate, render: job.entry) {
+        switch pool.submit(key, waiter: waiter, cost: admission.cost, gate: admission.gate, render: job.entry) {
         case .queued, .joined:
             return .later
         case .queueFull:

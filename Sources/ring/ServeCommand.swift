@@ -137,6 +137,10 @@ enum ServeCommand {
             "--inline-render-us", "MICROSECONDS", "rings estimated to render within this run on the event loop",
             \.inlineRenderMicroseconds, in: 0...1_000_000),
         .service(
+            "--spare-render-us", "MICROSECONDS",
+            "queued rings estimated to render within this may be rendered by an event loop between batches; 0: never",
+            \.spareRenderMicroseconds, in: 0...1_000_000),
+        .service(
             "--max-render-ms", "MILLISECONDS", "rings estimated to take longer get an error image",
             \.maxRenderMilliseconds, in: 1...600_000),
         .server(

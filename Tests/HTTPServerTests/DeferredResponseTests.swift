@@ -179,3 +179,103 @@ private struct Refused: Error {}
         #expect(early >= 3)
     }
 }
+
+/// Defers `/spare?X` and answers it only in a spare turn, one a turn, counting the turns taken
+/// on a thread that is not an epoll loop's (every turn with Dispatch, none with epoll).
+final class SpareTurnResponder: HTTPResponder {
+    let waiting = Locked<[(String, HTTPReply)]>([])
+    let turnsTaken = Atomic<Int>(0)
+    let turnsOffLoop = Atomic<Int>(0)
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        .text(.ok, "now \(request.query)")
+    }
+
+    func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+        guard request.path == "/spare" else { return respond(to: request) }
+        waiting.withLock { $0.append((request.query, reply)) }
+        return nil
+    }
+
+    func spareTurn() -> Bool {
+        guard let (query, reply) = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return false }
+        turnsTaken.add(1, ordering: .relaxed)
+        if !(Thread.current.name ?? "").hasPrefix("ring-loop-") { turnsOffLoop.add(1, ordering: .relaxed) }
+        reply.send(.text(.ok, "spare \(query)"))
+        return true
+    }
+}
+
+@Suite struct SpareTurnTests {
+    /// Deferred work that nothing but the loops' spare turns does gets done, in request order
+    /// on each connection, while other connections are answered at once.
+    @Test(arguments: IOBackend.allCases) func spareTurnsAnswerDeferredWork(io: IOBackend) throws {
+        let responder = SpareTurnResponder()
+        let server = try TestServer(io, responder: responder)
+        let pipelined = try server.client()
+        let other = try server.client()
+        pipelined.send(
+            (1...5).map { "GET /spare?\($0) HTTP/1.1\r\nHost: x\r\n\r\nGET /now?\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }
+                .joined())
+        other.send("GET /spare?other HTTP/1.1\r\nHost: x\r\n\r\n")
+        for index in 1...5 {
+            #expect(pipelined.readResponse()?.text == "spare \(index)")
+            #expect(pipelined.readResponse()?.text == "now \(index)")
+        }
+        #expect(other.readResponse()?.text == "spare other")
+        #expect(responder.turnsTaken.load(ordering: .relaxed) == 6)
+        #if os(Linux)
+            if io == .epoll { #expect(responder.turnsOffLoop.load(ordering: .relaxed) == 0) }
+        #endif
+    }
+}
+
+/// The mailbox wakes its loop only when the loop may be waiting, and never loses a post.
+@Suite struct ReplyMailboxTests {
+    private func delivery(_ text: String) -> ReplyMailbox.Delivery {
+        ReplyMailbox.Delivery(fd: 3, serial: 1, response: .text(.ok, text))
+    }
+
+    @Test func aPostWakesOnlyAWaitingLoop() {
+        let wakes = Atomic<Int>(0)
+        let mailbox = ReplyMailbox(wake: { wakes.add(1, ordering: .relaxed) })
+        mailbox.post(delivery("before the loop runs"))
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        mailbox.awake()
+        mailbox.post(delivery("while it handles a batch"))
+        #expect(wakes.load(ordering: .relaxed) == 1)
+        // Posts the loop has not taken: it must not wait.
+        #expect(!mailbox.prepareToWait())
+        #expect(mailbox.take().count == 2)
+        #expect(mailbox.prepareToWait())
+        mailbox.post(delivery("while it waits"))
+        mailbox.post(delivery("again, before it woke"))
+        #expect(wakes.load(ordering: .relaxed) == 2)
+        #expect(mailbox.take().count == 2)
+        #expect(mailbox.take().isEmpty)
+    }
+
+    /// Posts from four threads against a loop that takes and waits in a tight cycle: every post
+    /// arrives, and a loop that waits always has a wake-up coming if anything is left.
+    @Test func noPostIsLostBetweenTakingAndWaiting() {
+        let wakes = DispatchSemaphore(value: 0)
+        let mailbox = ReplyMailbox(wake: { wakes.signal() })
+        let posters = 4
+        let each = 20_000
+        DispatchQueue.global().async {
+            DispatchQueue.concurrentPerform(iterations: posters) { _ in
+                for _ in 0..<each { mailbox.post(self.delivery("x")) }
+            }
+        }
+        var taken = 0
+        while taken < posters * each {
+            mailbox.awake()
+            taken += mailbox.take().count
+            if taken < posters * each, mailbox.prepareToWait() {
+                // Waiting: a wake-up must come, or the posts left are lost.
+                guard wakes.wait(timeout: .now() + 10) == .success else { break }
+            }
+        }
+        #expect(taken == posters * each)
+    }
+}

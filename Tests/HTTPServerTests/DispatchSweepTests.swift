@@ -20,10 +20,10 @@ import Testing
         private let events = Locked<[PollEvent]>([])
         private let last = Locked<(@Sendable () -> Void)?>(nil)
         func handle(_ event: PollEvent) { events.withLock { $0.append(event) } }
-        func batchFinished(events: Int) -> Bool {
-            guard let work = last.withLock({ $0 }) else { return true }
+        func batchFinished(events: Int) -> PollNext {
+            guard let work = last.withLock({ $0 }) else { return .wait }
             work()
-            return false
+            return .stop
         }
         func reported(_ fd: Int32) -> [PollEvent] { events.withLock { $0.filter { $0.fd == fd } } }
         func finish(_ work: @escaping @Sendable () -> Void) { last.withLock { $0 = work } }

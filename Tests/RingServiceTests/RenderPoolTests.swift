@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HTTPServer
 import RingCore
 import RingRaster
@@ -97,6 +98,68 @@ import Testing
             cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics(),
             pool: .init(queued: 0, running: 0, threads: 1))
         #expect(text.contains("ring_render_queue_full_total \(refused.count)\n"))
+    }
+
+    /// Queued rings within the spare-turn estimate are left to the loops (two loops: a backlog
+    /// of two wakes no render thread), and a spare turn renders the oldest on the calling
+    /// thread; one past the estimate is the render threads', and no spare turn takes it.
+    @Test func aSpareTurnRendersACheapQueuedRingOnItsThread() throws {
+        let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "11")
+        let cost = try harnessCost(target)
+        let harness = try InProcessService {
+            $0.renderThreads = 1
+            $0.eventLoops = 2
+            $0.spareRenderMicroseconds = Int(cost.rounded(.up))
+        }
+        let replies = Replies()
+        #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
+        usleep(50_000)
+        #expect(harness.service.metrics.renders == 0)  // no render thread was woken for it
+        let caller = pthread_self()
+        let onCaller = Locked(false)
+        let reply = HTTPReply.calling { _ in onCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
+        let again = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "12")
+        #expect(harness.service.respond(to: try request(again), reply: reply) == nil)
+        #expect(harness.service.spareTurn())
+        #expect(harness.service.spareTurn())
+        #expect(!harness.service.spareTurn())
+        #expect(replies.wait(for: 1).first?.status == .ok)
+        #expect(onCaller.withLock { $0 })
+        #expect(harness.service.metrics.renders == 2)
+
+        let strict = try InProcessService {
+            $0.renderThreads = 1
+            $0.eventLoops = 2
+            $0.spareRenderMicroseconds = Int(cost.rounded(.down)) - 1
+        }
+        let later = Replies()
+        #expect(strict.service.respond(to: try request(target), reply: later.reply()) == nil)
+        #expect(!strict.service.spareTurn())
+        #expect(later.wait(for: 1).first?.status == .ok)
+        #expect(strict.service.metrics.renders == 1)
+    }
+
+    /// Spare-turn renders past the backlog wake a render thread, so that a loop too busy for
+    /// spare turns leaves none of them waiting.
+    @Test func aSpareBacklogWakesTheRenderThreads() throws {
+        let harness = try InProcessService {
+            $0.renderThreads = 1
+            $0.spareRenderMicroseconds = 1_000_000
+        }
+        let replies = Replies()
+        for index in 0..<3 {
+            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "2\(index)")
+            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
+        }
+        #expect(replies.wait(for: 3).count == 3)
+        #expect(harness.service.metrics.renders == 3)
+    }
+
+    /// The service's estimate for the PNG `target`.
+    private func harnessCost(_ target: String) throws -> Double {
+        let spec = try RingSpec(query: String(target.split(separator: "?", maxSplits: 1)[1]))
+        let image = try RingImage(spec: spec, format: .png)
+        return try InProcessService().service.admission(image.spec, image, format: .png).cost
     }
 
     /// Renders not begun when the server drains are answered 503 at once, not rendered.

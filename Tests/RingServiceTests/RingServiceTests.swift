@@ -62,6 +62,9 @@ final class InProcessService {
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
+        // No event loop gives spare turns here: every queued render is a render thread's,
+        // unless a test takes spare turns itself and says so.
+        configuration.spareRenderMicroseconds = 0
         configure(&configuration)
         service = RingService(
             configuration: configuration, accessLog: try AccessLog(.off), serverStatistics: ServerStatistics())

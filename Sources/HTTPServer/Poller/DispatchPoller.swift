@@ -144,7 +144,15 @@ final class DispatchPoller: Poller, @unchecked Sendable {
     }
 
     private func finishBatch(events: Int) {
-        guard !finished, let handler, !handler.batchFinished(events: events) else { return }
+        guard !finished, let handler else { return }
+        switch handler.batchFinished(events: events) {
+        case .wait: return
+        case .poll:
+            // Events already queued run first; then the handler has its turn again.
+            queue.async { self.finishBatch(events: 0) }
+            return
+        case .stop: break
+        }
         finished = true
         self.handler = nil
         sweep?.cancel()  // its handler holds the poller

@@ -64,15 +64,17 @@
         var reportsBatches: Bool { true }
 
         func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void) {
-            while handler.batchFinished(events: wait(handler)) {}
+            var next = PollNext.wait
+            while next != .stop { next = handler.batchFinished(events: wait(handler, blocking: next == .wait)) }
             finished()
         }
 
-        /// Blocks in `epoll_wait` until a descriptor is ready or the loop is woken, and reports
-        /// each ready descriptor; returns how many there were (0 after a bare wake-up).
-        private func wait(_ handler: any PollHandler) -> Int {
+        /// Reports each ready descriptor, first blocking in `epoll_wait` until one is ready or
+        /// the loop is woken if `blocking`; returns how many there were (0 after a bare wake-up,
+        /// or when nothing was ready).
+        private func wait(_ handler: any PollHandler, blocking: Bool) -> Int {
             let ready = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), -1)
+                epoll_wait(epoll, $0.baseAddress, Int32($0.count), blocking ? -1 : 0)
             }
             guard ready > 0 else { return 0 }  // EINTR
             var reported = 0

@@ -18,14 +18,25 @@ struct PollEvent {
     var readToEnd: Bool
 }
 
+/// What a handler wants after a batch.
+enum PollNext: Equatable {
+    /// Wait until a descriptor is ready or the poller is woken.
+    case wait
+    /// Report whatever is ready now, without waiting, and end that batch at once: the handler
+    /// has work left of its own (turns, a spare render), and descriptors go first.
+    case poll
+    /// End the run.
+    case stop
+}
+
 /// What a poller drives: the event loop. Every call comes from the poller's one serial context
 /// (the epoll loop's thread, or the Dispatch backend's serial queue), never two at once.
 protocol PollHandler: AnyObject, Sendable {
     /// One ready descriptor.
     func handle(_ event: PollEvent)
     /// Called after each batch of `events` ready descriptors, and with 0 after each
-    /// ``Poller/wake()``; returning false ends ``Poller/run(_:finished:)``.
-    func batchFinished(events: Int) -> Bool
+    /// ``Poller/wake()`` or `.poll` that found nothing; `.stop` ends ``Poller/run(_:finished:)``.
+    func batchFinished(events: Int) -> PollNext
 }
 
 /// Waits until descriptors are ready and tells a ``PollHandler``: all an event loop needs from
@@ -64,7 +75,7 @@ protocol Poller: AnyObject, Sendable {
     /// written with.
     var reportsBatches: Bool { get }
     /// Reports ready descriptors to `handler` until its ``PollHandler/batchFinished(events:)``
-    /// returns false, then calls `finished`.
+    /// returns `.stop`, then calls `finished`.
     func run(_ handler: any PollHandler, finished: @escaping @Sendable () -> Void)
     /// Makes the handler's ``PollHandler/batchFinished(events:)`` run soon with 0 events, on
     /// the poller's serial context. Safe from any thread, and before ``run(_:finished:)``.

@@ -140,8 +140,14 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     private var batchClock: Double?
 
     func handle(_ event: PollEvent) {
-        let now = batchClock ?? MonotonicClock.now()
-        batchClock = now
+        let now: Double
+        if let clock = batchClock {
+            now = clock
+        } else {
+            now = MonotonicClock.now()
+            batchClock = now
+            mailbox.awake()
+        }
         inBatch = writeDelay > 0
         if event.fd == listener {
             acceptConnections(now: now)
@@ -177,8 +183,9 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         inBatch = wasInBatch
     }
 
-    func batchFinished(events: Int) -> Bool {
+    func batchFinished(events: Int) -> PollNext {
         let now = batchClock ?? MonotonicClock.now()
+        if batchClock == nil { mailbox.awake() }
         batchClock = nil
         if !heldWrites.isEmpty { writeHeld(now: now) }
         inBatch = false
@@ -191,15 +198,23 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         if stopRequested.load(ordering: .acquiring), !draining { beginDrain(now: now) }
         if sweepRequested.exchange(false, ordering: .acquiringAndReleasing) { sweep(now: now) }
         if draining {
-            if connections.isEmpty { return false }
+            if connections.isEmpty { return .stop }
             if now >= drainDeadline {
                 for connection in Array(connections.values) { apply(.deadlinePassed, to: connection, now: now) }
-                return false
+                return .stop
             }
         }
-        // Turns left: come back at once, after whatever else is ready.
-        if !turns.isEmpty { poller.wake() }
-        return true
+        // One spare turn a batch for the responder's deferred work, whose answers (often for
+        // this loop) are written at once; then back, without waiting, for whatever became
+        // ready meanwhile. Under a flood of pipelined turns it still gets one a batch.
+        var more = !turns.isEmpty
+        if !draining, responder.spareTurn() {
+            deliverReplies(now: MonotonicClock.now())
+            more = true
+        }
+        // Turns left or a spare turn taken: come back at once, after whatever else is ready.
+        if more { return .poll }
+        return mailbox.prepareToWait() ? .wait : .poll
     }
 
     // MARK: Accepting
