@@ -63,7 +63,8 @@ public final class RingService: HTTPResponder {
         self.pool = RenderPool(
             threads: configuration.renderThreadCount, queueLimit: configuration.renderQueue,
             spareMicroseconds: Double(configuration.spareRenderMicroseconds),
-            spareBacklog: configuration.eventLoops, finish: { entry, key, waiters in finished.service?.answer(waiters, with: entry, key: key) })
+            spareBacklog: configuration.eventLoops,
+            finish: { entry, key, waiters in finished.service?.answer(waiters, with: entry, key: key) })
         finished.service = self
     }
 
