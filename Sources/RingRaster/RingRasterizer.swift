@@ -84,16 +84,7 @@ private struct Painter {
     var centre: Point { Point(x: scene.centerX * scale, y: scene.centerY * scale) }
 
     mutating func paint() {
-        if let background = scene.background { canvas.fillAll(background) }
-        if let fill = scene.fill {
-            var disc = Polygon()
-            disc.addCircle(centre: centre, radius: fill.radius * scale)
-            paint(disc, fill.color)
-        }
-        for ring in scene.rings {
-            if let track = ring.track { paint(shape(of: track.stroke, segments: track.segments), track.color.color) }
-        }
-        for ring in scene.rings { if let outline = ring.outline { paint(shape(of: outline), outline.color) } }
+        paintBackdrop()
         let bars = scene.rings.compactMap { ring in ring.bar.map { ($0, shape(of: $0.stroke, segments: $0.segments)) } }
         if let shadow = scene.shadow {
             // The SVG blurs every bar's black copy (and the laps under a top lap) as one group.
@@ -140,6 +131,31 @@ private struct Painter {
                 of: text.text, fontSize: text.fontSize * scale, centreX: text.x * scale,
                 baseline: text.baseline * scale)
             paint(glyphs, text.color.color)
+        }
+    }
+
+    /// The background, the fill disc, the tracks and the outlines: from the thread's last image
+    /// when it had the same (``Backdrop``), else painted, and kept for the next image.
+    mutating func paintBackdrop() {
+        let backdrop = Backdrop(scene, scale: scale, width: canvas.width, height: canvas.height)
+        guard !backdrop.isEmpty else { return }
+        if let (last, snapshot) = scratch.backdrop, last == backdrop {
+            canvas.restore(snapshot)
+            return
+        }
+        scratch.backdrop = nil
+        if let background = scene.background { canvas.fillAll(background) }
+        if let fill = scene.fill {
+            var disc = Polygon()
+            disc.addCircle(centre: centre, radius: fill.radius * scale)
+            paint(disc, fill.color)
+        }
+        for ring in scene.rings {
+            if let track = ring.track { paint(shape(of: track.stroke, segments: track.segments), track.color.color) }
+        }
+        for ring in scene.rings { if let outline = ring.outline { paint(shape(of: outline), outline.color) } }
+        if canvas.width * canvas.height <= RenderScratch.retainedBytes, let snapshot = canvas.snapshot() {
+            scratch.backdrop = (backdrop, snapshot)
         }
     }
 
@@ -333,5 +349,41 @@ extension Canvas {
                 }
             }
         }
+    }
+}
+
+/// What a scene paints before its bars, with everything that decides its pixels: the image's
+/// size and scale, the background, the fill disc, and every ring's track and outline. Rings
+/// that differ only in their values, most of a dashboard's, have the same backdrop, and a
+/// render thread keeps the canvas after the last one it painted (``RenderScratch/backdrop``):
+/// painting it again would give the same indices and colours, byte for byte. (A default 120
+/// px ring's track is a third of its render.) Compared by value: a NaN from hostile scene
+/// numbers never equals, and is painted.
+struct Backdrop: Equatable {
+    var width: Int
+    var height: Int
+    var scale: Double
+    var centreX: Double
+    var centreY: Double
+    var background: RingColor?
+    var fill: RingScene.Disc?
+    var tracks: [RingScene.Track?]
+    var outlines: [RingScene.Outline?]
+
+    init(_ scene: RingScene, scale: Double, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        centreX = scene.centerX
+        centreY = scene.centerY
+        background = scene.background
+        fill = scene.fill
+        tracks = scene.rings.map(\.track)
+        outlines = scene.rings.map(\.outline)
+    }
+
+    /// Nothing to paint: nothing to keep.
+    var isEmpty: Bool {
+        background == nil && fill == nil && tracks.allSatisfy { $0 == nil } && outlines.allSatisfy { $0 == nil }
     }
 }

@@ -151,11 +151,17 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile-deflate"), flag + 
     exit(0)
 }
 
-/// `--profile-png N`: only draw and encode the default ring's PNG N times, for callgrind or perf.
+/// `--profile-png N [QUERY]`: only draw and encode the default ring's PNG (or QUERY's) N times,
+/// for callgrind or perf.
 if let flag = CommandLine.arguments.firstIndex(of: "--profile-png"), flag + 1 < CommandLine.arguments.count,
     let count = Int(CommandLine.arguments[flag + 1])
 {
-    let scene = RingScene(spec: RingSpec(value: 72))
+    let query = flag + 2 < CommandLine.arguments.count ? CommandLine.arguments[flag + 2] : "p=72"
+    guard let spec = try? RingSpec(query: query) else {
+        print("ring-bench: invalid query \(query)")
+        exit(2)
+    }
+    let scene = RingScene(spec: spec)
     var bytes = 0
     for _ in 0..<count { bytes &+= RingRasterizer.png(scene, scale: 1).count }
     print("\(count) PNGs, \(bytes) bytes")

@@ -124,6 +124,34 @@ package struct Canvas {
         isIndexed = false
     }
 
+    // MARK: Snapshots
+
+    /// An indexed canvas as it was: its indices and its colours.
+    struct Snapshot {
+        fileprivate let indices: [UInt8]
+        fileprivate let colours: [UInt32]
+        fileprivate let keys: [UInt32]
+        fileprivate let slots: [UInt16]
+    }
+
+    /// The canvas now, if still indexed. It shares the canvas's storage until either changes.
+    func snapshot() -> Snapshot? {
+        guard isIndexed else { return nil }
+        return Snapshot(indices: indices, colours: colours, keys: keys, slots: slots)
+    }
+
+    /// Makes this canvas, indexed and of the same size, the one `snapshot` was taken of. The
+    /// memo needs nothing: its entries belong to fills before this one.
+    mutating func restore(_ snapshot: Snapshot) {
+        precondition(isIndexed && snapshot.indices.count == indices.count, "a snapshot of another canvas")
+        indices.withUnsafeMutableBufferPointer { indices in
+            snapshot.indices.withUnsafeBufferPointer { indices.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+        }
+        colours = snapshot.colours
+        keys = snapshot.keys
+        slots = snapshot.slots
+    }
+
     // MARK: Painting
 
     /// Paints `color` wherever `mask` covers, at `opacity`: run by run, in integers, without a

@@ -42,6 +42,9 @@ package final class RenderScratch {
         return stream
     }
     private var zlibStream: UnsafeMutablePointer<z_stream>?
+    /// The last image's backdrop and the indexed canvas after it, for the next image with the
+    /// same; only for images within ``retainedBytes`` pixels.
+    var backdrop: (Backdrop, Canvas.Snapshot)?
     /// Our own deflate, with its token and code tables (about 60 KB), for palette images.
     let runs = RunLengthDeflate()
 
