@@ -364,7 +364,8 @@ import Testing
         ] {
             #expect(try backdrop(other) != base, "\(other)")
         }
-        #expect(Backdrop(RingScene(spec: try RingSpec(query: "p=1&track=none")), scale: 1, width: 120, height: 120).isEmpty)
+        let bare = RingScene(spec: try RingSpec(query: "p=1&track=none"))
+        #expect(Backdrop(bare, scale: 1, width: 120, height: 120).isEmpty)
     }
 
     /// What the fuzzer found: numbers no spec produces, which a public scene may hold, draw

@@ -145,7 +145,9 @@ package struct Canvas {
     mutating func restore(_ snapshot: Snapshot) {
         precondition(isIndexed && snapshot.indices.count == indices.count, "a snapshot of another canvas")
         indices.withUnsafeMutableBufferPointer { indices in
-            snapshot.indices.withUnsafeBufferPointer { indices.baseAddress!.update(from: $0.baseAddress!, count: $0.count) }
+            snapshot.indices.withUnsafeBufferPointer { kept in
+                indices.baseAddress!.update(from: kept.baseAddress!, count: kept.count)
+            }
         }
         colours = snapshot.colours
         keys = snapshot.keys
