@@ -148,6 +148,54 @@ import Testing
         #expect(try inflated(Array(output[0..<count]), expected: mapped.count) == mapped)
     }
 
+    /// Palette rows numbered from the tokens: the order of first appearance is the pixels'
+    /// (filter bytes not counted, even where a run of 0 starts on one), and the stream is the
+    /// one of the numbered rows, byte for byte. Declined, or past one block, nothing is
+    /// written and the encoder is ready for the next stream.
+    @Test func rowsNumberedFromTheirTokens() throws {
+        let rowBytes = 41
+        var rows: [UInt8] = []
+        for (index, value) in noise(120 * rowBytes, seed: 5).enumerated() {
+            // Runs of 0 across rows (a ring's corners), of 9, and single values.
+            rows.append(index % rowBytes == 0 ? 0 : index % 97 < 40 ? 0 : value % 5 == 0 ? value : 9)
+        }
+        var pixelsFirst: [UInt8] = []
+        for (index, value) in rows.enumerated() where index % rowBytes != 0 && !pixelsFirst.contains(value) {
+            pixelsFirst.append(value)
+        }
+        var map = [UInt8](repeating: 0, count: 256)
+        for (position, value) in pixelsFirst.enumerated() { map[Int(value)] = UInt8(position) }
+        #expect(map[0] == 0)  // 0 appears first: the filter bytes keep their value
+        let encoder = RunLengthDeflate()
+        var output: [UInt8] = []
+        var reported: [UInt8] = []
+        let count = rows.withUnsafeBytes { bytes in
+            encoder.compress(rows: bytes, rowBytes: rowBytes, into: &output) { appearing in
+                reported = appearing
+                return map
+            }
+        }
+        #expect(reported == pixelsFirst)
+        let numbered = rows.map { map[Int($0)] }
+        #expect(Array(output[0..<(count ?? 0)]) == compressed(numbered))
+        #expect(try inflated(Array(output[0..<(count ?? 0)]), expected: numbered.count) == numbered)
+
+        let declined = rows.withUnsafeBytes { encoder.compress(rows: $0, rowBytes: rowBytes, into: &output) { _ in nil } }
+        #expect(declined == nil)
+        // Noise is a token a byte: past one block, numbering is not asked for.
+        let large = noise(RunLengthDeflate.blockSymbols + 10, seed: 3)
+        var asked = false
+        let past = large.withUnsafeBytes {
+            encoder.compress(rows: $0, rowBytes: 100, into: &output) { _ in
+                asked = true
+                return map
+            }
+        }
+        #expect(past == nil && !asked)
+        let again = rows.withUnsafeBytes { encoder.compress(rows: $0, rowBytes: rowBytes, into: &output) { _ in map } }
+        #expect(Array(output[0..<(again ?? 0)]) == compressed(numbered))
+    }
+
     @Test func everyCatalogueRingIsNoLargerThanZlibsRLE() throws {
         var ours = 0
         var zlib = 0

@@ -92,6 +92,22 @@ package enum PNGEncoder {
         precondition(width > 0 && height > 0)
         if canvas.isIndexed {
             var map = [UInt8](repeating: 0, count: 256)
+            if paletteCompression.engine == .runs {
+                // Numbered from the deflate's tokens, without a pass over the pixels, when the
+                // rows fit one block and read through the numbering (see `readsThroughMap`).
+                var numbered: Palette?
+                let compressed = canvas.indices.withUnsafeBytes { rows in
+                    scratch.runs.compress(rows: rows, rowBytes: width + 1, into: &scratch.output) { appearing in
+                        let palette = Palette(canvas, appearing: appearing, map: &map)
+                        guard palette.readsThroughMap else { return nil }
+                        numbered = palette
+                        return map
+                    }
+                }
+                if let compressed, let numbered {
+                    return container(width: width, height: height, palette: numbered, idat: scratch.output[0..<compressed])
+                }
+            }
             let palette = Palette(canvas, map: &map)
             // Our own deflate reads the canvas's rows through the map, without a renumbered
             // copy, when that changes no run (see `readsThroughMap`).
@@ -291,18 +307,17 @@ package enum PNGEncoder {
         /// encoder that reads the canvas through it.
         init(_ canvas: Canvas, map: inout [UInt8]) {
             let (width, height) = (canvas.width, canvas.height)
-            // Canvas index → order of first appearance + 1 (0: not seen).
-            var seen = [UInt16](repeating: 0, count: 256)
-            var appearing: [UInt32] = []
+            var seen = [Bool](repeating: false, count: 256)
+            var appearing: [UInt8] = []
             appearing.reserveCapacity(256)
             canvas.indices.withUnsafeBufferPointer { indices in
                 seen.withUnsafeMutableBufferPointer { seen in
                     let indices = indices.baseAddress!
                     let bytes = UnsafeRawPointer(indices)
                     func visit(_ index: Int) {
-                        guard seen[index] == 0 else { return }
-                        appearing.append(canvas.colours[index])
-                        seen[index] = UInt16(truncatingIfNeeded: appearing.count)
+                        guard !seen[index] else { return }
+                        appearing.append(UInt8(truncatingIfNeeded: index))
+                        seen[index] = true
                     }
                     for row in 0..<height {
                         let start = row * (width + 1) + 1
@@ -313,12 +328,12 @@ package enum PNGEncoder {
                         while column + 8 <= width {
                             let eight = bytes.loadUnaligned(fromByteOffset: start + column, as: UInt64.self)
                             let first = eight & 0xFF
-                            if eight == first &* 0x0101_0101_0101_0101, seen[Int(first)] != 0 {
+                            if eight == first &* 0x0101_0101_0101_0101, seen[Int(first)] {
                                 column += 8
                                 continue
                             }
                             var unseen = false
-                            for byte in 0..<8 { unseen = unseen || seen[Int(eight >> (8 * byte) & 0xFF)] == 0 }
+                            for byte in 0..<8 { unseen = unseen || !seen[Int(eight >> (8 * byte) & 0xFF)] }
                             if unseen {
                                 for byte in 0..<8 { visit(Int(eight >> (8 * byte) & 0xFF)) }
                             }
@@ -331,12 +346,19 @@ package enum PNGEncoder {
                     }
                 }
             }
-            let order = Self.translucentFirst(appearing)
+            self.init(canvas, appearing: appearing, map: &map)
+        }
+
+        /// The palette of an indexed canvas whose indices first appear in the order
+        /// `appearing`, each once (from the pixels, or from a deflate's tokens).
+        init(_ canvas: Canvas, appearing: [UInt8], map: inout [UInt8]) {
+            let colours = appearing.map { canvas.colours[Int($0)] }
+            let order = Self.translucentFirst(colours)
             // Canvas index → final index, through the order of appearance.
             map.resetToZeros(count: 256)
-            for index in 0..<256 where seen[index] != 0 { map[index] = order[Int(seen[index]) - 1] }
-            readsThroughMap = seen[0] != 0 && map[0] == 0
-            setEntries(appearing, order, premultiplied: true)
+            for (position, index) in appearing.enumerated() { map[Int(index)] = order[position] }
+            readsThroughMap = appearing.contains(0) && map[0] == 0
+            setEntries(colours, order, premultiplied: true)
         }
 
         /// `canvas`'s rows through `map` (from ``init(_:map:)``) into `indexed`.

@@ -171,6 +171,126 @@ package final class RunLengthDeflate {
         }
     }
 
+    /// Writes the zlib stream of a palette image's rows, each a filter byte and then an index
+    /// a pixel, given as they are numbered while drawn (a canvas's) and numbered for the file
+    /// by `numbering`: it gets the indices in the order they first appear among the pixels,
+    /// filter bytes not counted, and gives each index's entry (256 of them), or nil to
+    /// decline. Nil also when the rows are more tokens than one block holds (images past about
+    /// 300 px a side): the caller then numbers them itself (``PNGEncoder``'s pixel pass), and
+    /// compresses the numbered rows.
+    ///
+    /// The order of first appearance comes from the block's tokens, a few thousand, not from
+    /// the pixels, 14 520 in a default ring: the first time a value appears it is a literal
+    /// (a run repeats the byte before it), or a run after a filter byte of the same value.
+    /// The tokens are then written through the map, with the checksum of the mapped bytes, so
+    /// the map must give different bytes for the different values of the rows (the filter
+    /// bytes' 0 included), as a palette's renumbering does when 0 is entry 0.
+    package func compress(
+        rows input: UnsafeRawBufferPointer, rowBytes: Int, into output: inout [UInt8],
+        numbering: ([UInt8]) -> [UInt8]?
+    ) -> Int? {
+        let count = input.count
+        guard count > 0, rowBytes > 1, let bytes = input.baseAddress else { return nil }
+        let data = bytes.assumingMemoryBound(to: UInt8.self)
+        let (tokens, counts, runSymbols) = (self.tokens, self.counts, self.runSymbols)
+        // The tokens, as ``compress(_:through:into:)`` finds them, of the values as they are.
+        var tokenCount = 1
+        var previous = data[0]
+        tokens[0] = UInt16(previous)
+        counts[Int(previous)] = 1
+        var position = 1
+        while position < count {
+            let value = data[position]
+            let run =
+                value == previous
+                ? Self.runLength(of: value, in: bytes, from: position, limit: min(258, count - position)) : 0
+            if run >= 3 {
+                tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
+                counts[(tokenCount & 3) &* 286 &+ Int(runSymbols[run] & 0x1FF)] &+= 1
+                position &+= run
+            } else {
+                tokens[tokenCount] = UInt16(value)
+                counts[(tokenCount & 3) &* 286 &+ Int(value)] &+= 1
+                position &+= 1
+            }
+            previous = value
+            tokenCount &+= 1
+            // More than a block: left to the caller (its rows would be several blocks anyway).
+            if tokenCount == Self.blockSymbols, position < count {
+                counts.update(repeating: 0, count: 4 * 286)
+                return nil
+            }
+        }
+        self.tokenCount = tokenCount
+        // The values in order of first appearance among the pixels. A run of 3 or more always
+        // covers a pixel (filter bytes are `rowBytes` ≥ 2 apart), at its first byte or the next.
+        var appearing: [UInt8] = []
+        appearing.reserveCapacity(256)
+        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 256) { seen in
+            seen.initialize(repeating: false)
+            var position = 0
+            var nextFilter = 0  // the first filter byte at or after `position`
+            var value = 0  // the byte before `position`: what a run repeats
+            for index in 0..<tokenCount {
+                let token = Int(tokens[index])
+                if token < 256 {
+                    value = token
+                    if position == nextFilter {
+                        nextFilter &+= rowBytes
+                        position &+= 1
+                        continue
+                    }
+                    position &+= 1
+                } else {
+                    position &+= token &- 256
+                    while nextFilter < position { nextFilter &+= rowBytes }
+                }
+                if !seen[value] {
+                    seen[value] = true
+                    appearing.append(UInt8(truncatingIfNeeded: value))
+                }
+            }
+        }
+        guard let map = numbering(appearing), map.count == 256 else {
+            counts.update(repeating: 0, count: 4 * 286)
+            self.tokenCount = 0
+            return nil
+        }
+        let bound = Self.bound(count)
+        if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
+        return map.withUnsafeBufferPointer { map in
+            let map = map.baseAddress!
+            // Adler-32 of the mapped bytes, token by token.
+            var adlerA: UInt64 = 1
+            var adlerB: UInt64 = 0
+            var value: UInt64 = 0
+            for index in 0..<tokenCount {
+                let token = Int(tokens[index])
+                if token < 256 {
+                    value = UInt64(map[token])
+                    adlerA &+= value
+                    adlerB &+= adlerA
+                } else {
+                    let n = UInt64(truncatingIfNeeded: token &- 256)
+                    adlerB &+= n &* adlerA &+ value &* ((n &* (n &+ 1)) &>> 1)
+                    adlerA &+= n &* value
+                }
+            }
+            return output.withUnsafeMutableBytes { output in
+                writer = BitWriter(output.baseAddress!)
+                writer.byte(0x78)
+                writer.byte(0x01)
+                writeBlock(input, map, from: 0, to: count, final: true, literals: map)
+                writer.alignToByte()
+                let adler = UInt32(adlerB % 65_521) << 16 | UInt32(adlerA % 65_521)
+                for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
+                let written = writer.written
+                precondition(written <= bound, "deflate wrote past its bound")
+                return written
+            }
+        }
+    }
+
     /// How many bytes from `start` on equal `value`, at most `limit`: eight at a time.
     @inline(__always)
     private static func runLength(of value: UInt8, in bytes: UnsafeRawPointer, from start: Int, limit: Int) -> Int {
@@ -189,12 +309,22 @@ package final class RunLengthDeflate {
     // MARK: Blocks
 
     /// Writes the block of the tokens gathered, for `input[start..<end]` through `map`, in
-    /// whichever of the three forms is shortest, and starts the next block afresh.
+    /// whichever of the three forms is shortest, and starts the next block afresh. With
+    /// `literals`, the tokens' literals are values of the input as it is, and each stands for
+    /// its entry there (the counts are moved to those entries first).
     private func writeBlock(
-        _ input: UnsafeRawBufferPointer, _ map: UnsafePointer<UInt8>, from start: Int, to end: Int, final: Bool
+        _ input: UnsafeRawBufferPointer, _ map: UnsafePointer<UInt8>, from start: Int, to end: Int, final: Bool,
+        literals: UnsafePointer<UInt8>? = nil
     ) {
         for symbol in 0..<286 {
             counts[symbol] &+= counts[286 + symbol] &+ counts[2 * 286 + symbol] &+ counts[3 * 286 + symbol]
+        }
+        if let literals {
+            // Into the second table, summed already (the block's end clears it), and back.
+            let moved = counts + 286
+            moved.update(repeating: 0, count: 256)
+            for value in 0..<256 where counts[value] != 0 { moved[Int(literals[value])] &+= counts[value] }
+            counts.update(from: moved, count: 256)
         }
         counts[256] = 1  // the end of the block
         literalCode.build(counts: counts)
@@ -226,23 +356,24 @@ package final class RunLengthDeflate {
             writeStored(input, map, from: start, to: end, final: final)
         } else if fixedBits <= dynamicBits {
             writer.bits(final ? 0b011 : 0b010, 3)
-            writeTokens(fixedCode, distanceLength: 5)
+            writeTokens(fixedCode, distanceLength: 5, literals: literals ?? UnsafePointer(identity))
         } else {
             writer.bits(final ? 0b101 : 0b100, 3)
             header.write(to: &writer)
-            writeTokens(literalCode, distanceLength: 1)
+            writeTokens(literalCode, distanceLength: 1, literals: literals ?? UnsafePointer(identity))
         }
         tokenCount = 0
         counts.update(repeating: 0, count: 4 * 286)
     }
 
     /// The block's tokens and its end in `code`; every run's distance is code 0, all zeros.
-    private func writeTokens(_ code: PrefixCode, distanceLength: Int) {
+    /// A literal token `v` is written as the symbol `literals[v]`.
+    private func writeTokens(_ code: PrefixCode, distanceLength: Int, literals: UnsafePointer<UInt8>) {
         let codes = code.codes
         // Each token's bits looked up, not worked out: a run's length code, extra bits and
         // distance are one write of at most 15 + 5 + 5 bits.
         for literal in 0..<256 {
-            let entry = codes[literal]
+            let entry = codes[Int(literals[literal])]
             tokenBits[literal] = UInt64(entry >> 4) << 5 | UInt64(entry & 15)
         }
         // Runs: only the lengths of the symbols the block has (the others are never looked up).
