@@ -180,7 +180,9 @@ import Testing
         #expect(Array(output[0..<(count ?? 0)]) == compressed(numbered))
         #expect(try inflated(Array(output[0..<(count ?? 0)]), expected: numbered.count) == numbered)
 
-        let declined = rows.withUnsafeBytes { encoder.compress(rows: $0, rowBytes: rowBytes, into: &output) { _ in nil } }
+        let declined = rows.withUnsafeBytes {
+            encoder.compress(rows: $0, rowBytes: rowBytes, into: &output) { _ in nil }
+        }
         #expect(declined == nil)
         // Noise is a token a byte: past one block, numbering is not asked for.
         let large = noise(RunLengthDeflate.blockSymbols + 10, seed: 3)

@@ -105,7 +105,8 @@ package enum PNGEncoder {
                     }
                 }
                 if let compressed, let numbered {
-                    return container(width: width, height: height, palette: numbered, idat: scratch.output[0..<compressed])
+                    return container(
+                        width: width, height: height, palette: numbered, idat: scratch.output[0..<compressed])
                 }
             }
             let palette = Palette(canvas, map: &map)
