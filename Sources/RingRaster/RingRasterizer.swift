@@ -127,11 +127,29 @@ private struct Painter {
             paint(lines, marks.color.color)
         }
         for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
-            let glyphs = fonts.outline(
-                of: text.text, fontSize: text.fontSize * scale, centreX: text.x * scale,
-                baseline: text.baseline * scale)
-            paint(glyphs, text.color.color)
+            paint(text)
         }
+    }
+
+    /// A label or a caption: its mask from the thread's last texts when it was drawn there
+    /// (``TextMask``), else from its glyphs, and kept for the next image.
+    mutating func paint(_ text: RingScene.Label) {
+        let key = TextMask(
+            text: text.text, fontSize: text.fontSize * scale, centreX: text.x * scale, baseline: text.baseline * scale,
+            width: canvas.width, height: canvas.height, fonts: fonts)
+        if let kept = scratch.textMasks.firstIndex(where: { $0.key == key }) {
+            canvas.fill(scratch.textMasks[kept].mask, text.color.color)
+            return
+        }
+        let glyphs = fonts.outline(
+            of: text.text, fontSize: key.fontSize, centreX: key.centreX, baseline: key.baseline)
+        var textMask = mask(glyphs)
+        canvas.fill(textMask, text.color.color)
+        if textMask.width * textMask.height <= TextMask.largestPixels {
+            if scratch.textMasks.count == TextMask.kept { scratch.textMasks.removeFirst() }
+            scratch.textMasks.append((key, textMask.compacted()))
+        }
+        scratch.cells = textMask.takeStorage()
     }
 
     /// The background, the fill disc, the tracks and the outlines: from the thread's last image
@@ -385,5 +403,32 @@ struct Backdrop: Equatable {
     /// Nothing to paint: nothing to keep.
     var isEmpty: Bool {
         background == nil && fill == nil && tracks.allSatisfy { $0 == nil } && outlines.allSatisfy { $0 == nil }
+    }
+}
+
+/// Where a text's mask comes from, all that decides its coverage: the text, its size and
+/// place in pixels, the canvas that clips it, and the fonts (the same object). A thread keeps
+/// the masks of its last ``kept`` texts (``RenderScratch/textMasks``): a ring's label is its
+/// percentage, so rings of one style show the same few labels again and again, and a label's
+/// edges are a quarter of a default PNG's drawing. The fill over what lies beneath is done
+/// every time. Compared by value (the fonts by identity): a NaN never equals, and is drawn.
+struct TextMask: Equatable {
+    var text: String
+    var fontSize: Double
+    var centreX: Double
+    var baseline: Double
+    var width: Int
+    var height: Int
+    var fonts: LabelFonts
+
+    /// How many texts a thread keeps, and the largest mask kept, in pixels (about 16 KB of
+    /// cells): a default ring's label is about 1 500 pixels.
+    static let kept = 8
+    static let largestPixels = 4_096
+
+    static func == (lhs: TextMask, rhs: TextMask) -> Bool {
+        lhs.text == rhs.text && lhs.fontSize == rhs.fontSize && lhs.centreX == rhs.centreX
+            && lhs.baseline == rhs.baseline && lhs.width == rhs.width && lhs.height == rhs.height
+            && lhs.fonts === rhs.fonts
     }
 }

@@ -312,12 +312,14 @@ import Testing
     }
 
     /// A render thread keeps the canvas after a ring's backdrop (background, fill, tracks,
-    /// outlines) for the next ring with the same: every catalogue style and random ones, each
-    /// drawn at one value and then at others, give the same PNG bytes as drawn from nothing.
-    @Test func aKeptBackdropGivesTheBytesOfAFreshOne() throws {
+    /// outlines) and the masks of its last texts for the next rings with the same: every
+    /// catalogue style and random ones, each drawn at one value and then at others (some with
+    /// the same label), give the same PNG bytes as drawn from nothing.
+    @Test func keptBackdropsAndTextsGiveTheBytesOfFreshOnes() throws {
         var generator = SeededGenerator(seed: 24)
         let styles = RingExamples.all.map(\.query) + (0..<60).map { _ in RandomQuery.make(&generator) }
         var kept = 0
+        var keptTexts = 0
         for style in styles {
             let parts = style.split(separator: "&")
             guard let valueIndex = parts.firstIndex(where: { $0.hasPrefix("p=") }) else { continue }
@@ -328,22 +330,46 @@ import Testing
                 return parts.joined(separator: "&")
             }
             let scratch = RenderScratch.current
-            for (first, second) in [("37.5", "0"), ("0", "100"), ("100", "61.8")] {
+            for (first, second) in [("37.5", "0"), ("0", "100"), ("100", "61.8"), ("61.8", "62.1"), ("61.6", "61.9")] {
                 let before = try RingSpec(query: query(first))
                 _ = RingRasterizer.png(RingScene(spec: before), scale: before.scale)
                 let spec = try RingSpec(query: query(second))
                 let scene = RingScene(spec: spec)
                 let reused = scratch.backdrop != nil
+                if let label = scene.label, scratch.textMasks.contains(where: { $0.key.text == label.text }) {
+                    keptTexts += 1
+                }
                 let afterKept = RingRasterizer.png(scene, scale: spec.scale)
                 scratch.backdrop = nil
+                scratch.textMasks = []
                 let fresh = RingRasterizer.png(scene, scale: spec.scale)
                 let same = afterKept == fresh  // not in the expectation: it would print every byte
                 #expect(same, "\(query(second)) after \(query(first))")
                 if reused { kept += 1 }
             }
         }
-        // Most styles have a track: the kept canvas was there to be used.
-        #expect(kept > styles.count * 2)
+        // Most styles have a track, and many a label: what was kept was there to be used.
+        #expect(kept > styles.count * 3)
+        #expect(keptTexts > styles.count)
+    }
+
+    /// A text's kept mask is used only for the same text, size, place, canvas and fonts.
+    @Test func textMasksDifferInEverythingThatDrawsThem() throws {
+        let base = TextMask(
+            text: "72%", fontSize: 23.81, centreX: 60, baseline: 68.57, width: 120, height: 120, fonts: .embedded)
+        #expect(base == base)
+        var others = [base, base, base, base, base, base, base]
+        others[0].text = "73%"
+        others[1].fontSize = 23.82
+        others[2].centreX = 60.01
+        others[3].baseline = 68.6
+        others[4].width = 121
+        others[5].height = 119
+        others[6].fonts = LabelFonts(fallbacks: [])  // the same font, another set: not the same
+        for other in others { #expect(other != base) }
+        var nan = base
+        nan.centreX = .nan
+        #expect(nan != nan)
     }
 
     /// Two backdrops that differ in anything that is painted are never mistaken for each other.

@@ -45,24 +45,26 @@ package struct Canvas {
     init(width: Int, height: Int, scratch: RenderScratch? = nil, indexed: Bool = true) {
         self.width = width
         self.height = height
-        indices = scratch?.canvasIndices ?? []
+        // Taken out of the scratch before they change, so that the change needs no copy.
+        var (indices, rgba, memo) = ([UInt8](), [UInt8](), [UInt32]())
+        if let scratch {
+            swap(&indices, &scratch.canvasIndices)
+            swap(&rgba, &scratch.pixels)
+            swap(&memo, &scratch.memo)
+        }
         indices.resetToZeros(count: (width + 1) * height)
-        rgba = scratch?.pixels ?? []
         rgba.removeAll(keepingCapacity: true)
         // The memo's stamps go on from the last canvas's, so its entries are stale without
         // clearing 32 KB for every image.
-        memo = scratch?.memo ?? []
         if memo.count == 256 * 32, let scratch {
             fills = scratch.fills
         } else {
             memo.resetToZeros(count: 256 * 32)
         }
+        (self.indices, self.rgba, self.memo) = (indices, rgba, memo)
         keys = [UInt32](repeating: 0, count: 512)
         slots = [UInt16](repeating: 0, count: 512)
         slots[Self.slot(of: 0)] = 1
-        scratch?.canvasIndices = []
-        scratch?.pixels = []
-        scratch?.memo = []
         if !indexed { makeRGBA() }
     }
 

@@ -72,6 +72,14 @@ struct CoverageMask {
         return storage
     }
 
+    /// The same mask in storage of its own size: to be kept while the scratch cells it was
+    /// drawn in go on to the next mask.
+    func compacted() -> CoverageMask {
+        var copy = self
+        copy.cells = Array(cells[0..<stride * height])
+        return copy
+    }
+
     /// Adds every contour of `polygon` (in image pixels). Call ``resolve()`` once after the last.
     mutating func add(_ polygon: Polygon) {
         precondition(!isResolved, "edges added to a resolved mask")

@@ -45,6 +45,8 @@ package final class RenderScratch {
     /// The last image's backdrop and the indexed canvas after it, for the next image with the
     /// same; only for images within ``retainedBytes`` pixels.
     var backdrop: (Backdrop, Canvas.Snapshot)?
+    /// The masks of the last texts drawn, oldest first (``TextMask``).
+    var textMasks: [(key: TextMask, mask: CoverageMask)] = []
     /// Our own deflate, with its token and code tables (about 60 KB), for palette images.
     let runs = RunLengthDeflate()
 
