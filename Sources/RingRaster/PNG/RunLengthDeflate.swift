@@ -193,64 +193,59 @@ package final class RunLengthDeflate {
         guard count > 0, rowBytes > 1, let bytes = input.baseAddress else { return nil }
         let data = bytes.assumingMemoryBound(to: UInt8.self)
         let (tokens, counts, runSymbols) = (self.tokens, self.counts, self.runSymbols)
-        // The tokens, as ``compress(_:through:into:)`` finds them, of the values as they are.
-        var tokenCount = 1
-        var previous = data[0]
-        tokens[0] = UInt16(previous)
-        counts[Int(previous)] = 1
-        var position = 1
-        while position < count {
-            let value = data[position]
-            let run =
-                value == previous
-                ? Self.runLength(of: value, in: bytes, from: position, limit: min(258, count - position)) : 0
-            if run >= 3 {
-                tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
-                counts[(tokenCount & 3) &* 286 &+ Int(runSymbols[run] & 0x1FF)] &+= 1
-                position &+= run
-            } else {
-                tokens[tokenCount] = UInt16(value)
-                counts[(tokenCount & 3) &* 286 &+ Int(value)] &+= 1
-                position &+= 1
+        // The tokens, as ``compress(_:through:into:)`` finds them, of the values as they are;
+        // and as they are found, the values in order of first appearance among the pixels. A
+        // run of 3 or more always covers a pixel (filter bytes are `rowBytes` ≥ 2 apart).
+        var appearing = [UInt8](repeating: 0, count: 256)
+        var appeared = 0
+        let found = appearing.withUnsafeMutableBufferPointer { appearing in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: 256) { seen -> Int? in
+                seen.initialize(repeating: false)
+                var tokenCount = 1
+                var previous = data[0]  // a filter byte
+                tokens[0] = UInt16(previous)
+                counts[Int(previous)] = 1
+                var position = 1
+                var nextFilter = rowBytes  // the first filter byte at or after `position`
+                while position < count {
+                    let value = data[position]
+                    let run =
+                        value == previous
+                        ? Self.runLength(of: value, in: bytes, from: position, limit: min(258, count - position)) : 0
+                    var pixel = true
+                    if run >= 3 {
+                        tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
+                        counts[(tokenCount & 3) &* 286 &+ Int(runSymbols[run] & 0x1FF)] &+= 1
+                        position &+= run
+                        while nextFilter < position { nextFilter &+= rowBytes }
+                    } else {
+                        tokens[tokenCount] = UInt16(value)
+                        counts[(tokenCount & 3) &* 286 &+ Int(value)] &+= 1
+                        if position == nextFilter {
+                            pixel = false
+                            nextFilter &+= rowBytes
+                        }
+                        position &+= 1
+                    }
+                    if pixel, !seen[Int(value)] {
+                        seen[Int(value)] = true
+                        appearing[appeared] = value
+                        appeared &+= 1
+                    }
+                    previous = value
+                    tokenCount &+= 1
+                    // More than a block: left to the caller (its rows would be several blocks).
+                    if tokenCount == Self.blockSymbols, position < count { return nil }
+                }
+                return tokenCount
             }
-            previous = value
-            tokenCount &+= 1
-            // More than a block: left to the caller (its rows would be several blocks anyway).
-            if tokenCount == Self.blockSymbols, position < count {
-                counts.update(repeating: 0, count: 4 * 286)
-                return nil
-            }
+        }
+        guard let tokenCount = found else {
+            counts.update(repeating: 0, count: 4 * 286)
+            return nil
         }
         self.tokenCount = tokenCount
-        // The values in order of first appearance among the pixels. A run of 3 or more always
-        // covers a pixel (filter bytes are `rowBytes` ≥ 2 apart), at its first byte or the next.
-        var appearing: [UInt8] = []
-        appearing.reserveCapacity(256)
-        withUnsafeTemporaryAllocation(of: Bool.self, capacity: 256) { seen in
-            seen.initialize(repeating: false)
-            var position = 0
-            var nextFilter = 0  // the first filter byte at or after `position`
-            var value = 0  // the byte before `position`: what a run repeats
-            for index in 0..<tokenCount {
-                let token = Int(tokens[index])
-                if token < 256 {
-                    value = token
-                    if position == nextFilter {
-                        nextFilter &+= rowBytes
-                        position &+= 1
-                        continue
-                    }
-                    position &+= 1
-                } else {
-                    position &+= token &- 256
-                    while nextFilter < position { nextFilter &+= rowBytes }
-                }
-                if !seen[value] {
-                    seen[value] = true
-                    appearing.append(UInt8(truncatingIfNeeded: value))
-                }
-            }
-        }
+        appearing.removeLast(256 - appeared)
         guard let map = numbering(appearing), map.count == 256 else {
             counts.update(repeating: 0, count: 4 * 286)
             self.tokenCount = 0
@@ -386,8 +381,10 @@ package final class RunLengthDeflate {
                 tokenBits[256 + run] = bits << 5 | (codeLength + UInt64(extra >> 9 & 7) + UInt64(distanceLength))
             }
         }
-        // A local writer: the class's own would be reloaded after every store to the output.
+        // A local writer, tokens and count: the class's own would be reloaded after every
+        // store to the output.
         var local = writer
+        let (tokens, tokenCount, tokenBits) = (self.tokens, self.tokenCount, self.tokenBits)
         local.alignToWord()
         // Two tokens a store: with fewer than 8 bits pending, two of at most 25 bits each fit.
         var index = 0
