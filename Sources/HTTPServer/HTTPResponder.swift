@@ -26,14 +26,16 @@ public protocol HTTPResponder: Sendable {
     /// say) instead of done. Called once, from the thread that asked the server to stop.
     func drainBegan()
 
-    /// An event loop has handled everything ready and is about to wait: the responder may do
-    /// one bounded piece of the work it deferred (answering through its ``HTTPReply``s), on the
-    /// loop's thread, instead of handing it to a thread of its own. Returns whether it did; the
-    /// loop then handles whatever became ready meanwhile and offers another spare turn.
+    /// An event loop has handled a batch of ready descriptors: the responder may do bounded
+    /// pieces of the work it deferred (answering through its ``HTTPReply``s), on the loop's
+    /// thread, instead of handing them to threads of its own, beginning none after `deadline`
+    /// (a ``MonotonicClock`` time, the loop's `--write-delay-us` from now). Returns whether it
+    /// did any; the loop then writes their answers together, handles whatever became ready
+    /// meanwhile and offers another spare turn.
     ///
     /// Called from every loop, at once; by default it does nothing. Every connection on the
-    /// loop waits while it runs, so it must stay as cheap as the responder promises.
-    func spareTurn() -> Bool
+    /// loop waits while it runs, so each piece must stay as cheap as the responder promises.
+    func spareTurn(until deadline: Double) -> Bool
 }
 
 extension HTTPResponder {
@@ -43,5 +45,5 @@ extension HTTPResponder {
 
     public func drainBegan() {}
 
-    public func spareTurn() -> Bool { false }
+    public func spareTurn(until deadline: Double) -> Bool { false }
 }

@@ -68,10 +68,13 @@ public final class RingService: HTTPResponder {
         finished.service = self
     }
 
-    /// An event loop's spare turn: one queued render cheap enough for it
-    /// (``ServiceConfiguration/spareRenderMicroseconds``), rendered there.
-    public func spareTurn() -> Bool {
-        pool.renderSpare()
+    /// An event loop's spare turn: queued renders cheap enough for it
+    /// (``ServiceConfiguration/spareRenderMicroseconds``), rendered there one after another
+    /// until `deadline`, at least one.
+    public func spareTurn(until deadline: Double) -> Bool {
+        guard pool.renderSpare() else { return false }
+        while MonotonicClock.now() < deadline, pool.renderSpare() {}
+        return true
     }
 
     /// Lets the pool reach the service without keeping it alive.

@@ -50,9 +50,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// Queued rings whose estimated render time is at most this many microseconds may be
     /// rendered by an event loop in a spare turn, between two batches of requests, instead of
     /// by a render thread: the hand-over to a render thread and back costs about as much as a
-    /// small PNG's render. A loop takes one such render a batch, so a cached answer waits for
-    /// at most one. The default PNG ring is estimated at about 320 (it takes about 60); 0: only
-    /// render threads render.
+    /// small PNG's render. A loop renders such rings after a batch until the server's write
+    /// delay has passed, so a cached answer waits for at most that and one of them. The
+    /// default PNG ring is estimated at about 320 (it takes 20–60); 0: only render threads
+    /// render.
     public var spareRenderMicroseconds: Int = 400
     /// Rings whose estimated render time is past this many milliseconds get an error image
     /// naming the parameter that makes them costly.

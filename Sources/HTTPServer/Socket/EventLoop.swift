@@ -204,11 +204,13 @@ final class EventLoop: PollHandler, @unchecked Sendable {
                 return .stop
             }
         }
-        // One spare turn a batch for the responder's deferred work, whose answers (often for
-        // this loop) are written at once; then back, without waiting, for whatever became
-        // ready meanwhile. Under a flood of pipelined turns it still gets one a batch.
+        // One spare turn a batch for the responder's deferred work, within the write delay,
+        // whose answers (often for this loop) are written together at its end: a client's
+        // answers then arrive together and wake it once. Then back, without waiting, for
+        // whatever became ready meanwhile. Under a flood of pipelined turns it still gets one a
+        // batch.
         var more = !turns.isEmpty
-        if !draining, responder.spareTurn() {
+        if !draining, responder.spareTurn(until: MonotonicClock.now() + writeDelay) {
             deliverReplies(now: MonotonicClock.now())
             more = true
         }
