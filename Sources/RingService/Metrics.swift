@@ -271,8 +271,12 @@ public final class Metrics: Sendable {
         single("ring_cache_bytes", "gauge", "Bytes held by the response cache.", cache.bytes)
         single("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.", cacheCapacity)
         single("ring_cache_entries", "gauge", "Rings held by the response cache.", cache.entries)
-        single("ring_render_queue_length", "gauge", "Renders waiting for a render thread.", pool.queued)
-        single("ring_render_running", "gauge", "Renders running on render threads now.", pool.running)
+        single(
+            "ring_render_queue_length", "gauge", "Renders queued, for a render thread or a loop's spare turn.",
+            pool.queued)
+        single(
+            "ring_render_running", "gauge", "Renders running now, on render threads or in loops' spare turns.",
+            pool.running)
         single("ring_render_threads", "gauge", "Render threads.", pool.threads)
         if let resident = ProcessMemory.residentBytes {
             single(
