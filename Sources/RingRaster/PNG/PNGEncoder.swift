@@ -189,24 +189,26 @@ package enum PNGEncoder {
 
     /// The file around the compressed rows.
     private static func container(width: Int, height: Int, palette: Palette?, idat: ArraySlice<UInt8>) -> [UInt8] {
-        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        var png: [UInt8] = []
         // Exactly what follows: the cache counts a body by its bytes, and spare capacity would
         // be memory it does not see. Each chunk is 12 bytes around its data.
         let paletteBytes = palette.map { 12 + $0.rgb.count + ($0.alpha.isEmpty ? 0 : 12 + $0.alpha.count) } ?? 0
         png.reserveCapacity(8 + (12 + 13) + (12 + 1) + paletteBytes + (12 + idat.count) + 12)
-        var header: [UInt8] = []
-        appendBigEndian(UInt32(width), to: &header)
-        appendBigEndian(UInt32(height), to: &header)
-        // 8 bits, palette or RGBA, deflate, adaptive filtering, no interlace.
-        header += [8, palette == nil ? 6 : 3, 0, 0, 0]
-        chunk("IHDR", header[...], into: &png)
-        chunk("sRGB", [0][...], into: &png)  // perceptual: the colours are sRGB, as in the SVG
+        appendBigEndian(0x8950_4E47, to: &png)
+        appendBigEndian(0x0D0A_1A0A, to: &png)
+        // Width and height; 8 bits, palette or RGBA, deflate, adaptive filtering, no interlace.
+        let kind: UInt8 = palette == nil ? 6 : 3
+        let header: (UInt32, UInt32, UInt8, UInt8, UInt8, UInt8, UInt8) = (
+            UInt32(width).bigEndian, UInt32(height).bigEndian, 8, kind, 0, 0, 0
+        )
+        withUnsafeBytes(of: header) { chunk("IHDR", UnsafeRawBufferPointer(rebasing: $0[0..<13]), into: &png) }
+        withUnsafeBytes(of: UInt8(0)) { chunk("sRGB", $0, into: &png) }  // perceptual: the SVG's colours are sRGB
         if let palette {
-            chunk("PLTE", palette.rgb[...], into: &png)
-            if !palette.alpha.isEmpty { chunk("tRNS", palette.alpha[...], into: &png) }
+            palette.rgb.withUnsafeBytes { chunk("PLTE", $0, into: &png) }
+            if !palette.alpha.isEmpty { palette.alpha.withUnsafeBytes { chunk("tRNS", $0, into: &png) } }
         }
-        chunk("IDAT", idat, into: &png)
-        chunk("IEND", [][...], into: &png)
+        idat.withUnsafeBytes { chunk("IDAT", $0, into: &png) }
+        chunk("IEND", UnsafeRawBufferPointer(start: nil, count: 0), into: &png)
         return png
     }
 
@@ -389,20 +391,34 @@ package enum PNGEncoder {
 
         /// `rgb` and `alpha` of `colours` (numbered as they appeared) in their final order `map`.
         private mutating func setEntries(_ colours: [UInt32], _ map: [UInt8], premultiplied: Bool) {
-            var byFinal = [UInt32](repeating: 0, count: colours.count)
-            for (old, colour) in colours.enumerated() { byFinal[Int(map[old])] = colour }
-            // Red in the low byte, alpha in the high one; written in place, not appended.
-            rgb = [UInt8](unsafeUninitializedCapacity: 3 * byFinal.count) { entries, initialized in
-                for (index, stored) in byFinal.enumerated() {
-                    let colour = premultiplied ? Canvas.straight(stored) : stored
-                    entries[3 * index] = UInt8(truncatingIfNeeded: colour)
-                    entries[3 * index + 1] = UInt8(truncatingIfNeeded: colour >> 8)
-                    entries[3 * index + 2] = UInt8(truncatingIfNeeded: colour >> 16)
+            // Written on the stack and appended once each: the standard library's ways of
+            // making an array of a given size (`repeating:count:`, `unsafeUninitializedCapacity`)
+            // look the element type up at run time, about 500 instructions, under a lock.
+            let count = colours.count
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 256) { byFinal in
+                for (old, colour) in colours.enumerated() { byFinal[Int(map[old])] = colour }
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 3 * 256) { entries in
+                    // Red in the low byte, alpha in the high one.
+                    var translucent = 0
+                    for index in 0..<count {
+                        let stored = byFinal[index]
+                        let colour = premultiplied ? Canvas.straight(stored) : stored
+                        entries[3 * index] = UInt8(truncatingIfNeeded: colour)
+                        entries[3 * index + 1] = UInt8(truncatingIfNeeded: colour >> 8)
+                        entries[3 * index + 2] = UInt8(truncatingIfNeeded: colour >> 16)
+                        // The translucent entries come first (straightening keeps alpha):
+                        // `tRNS` is theirs, and this reuses the bytes below for it.
+                        if translucent == index, stored >> 24 != 255 { translucent += 1 }
+                    }
+                    rgb.removeAll(keepingCapacity: true)
+                    alpha.removeAll(keepingCapacity: true)
+                    rgb.reserveCapacity(3 * count)
+                    rgb.append(contentsOf: UnsafeBufferPointer(rebasing: entries[0..<3 * count]))
+                    for index in 0..<translucent { entries[index] = UInt8(truncatingIfNeeded: byFinal[index] >> 24) }
+                    alpha.reserveCapacity(translucent)
+                    alpha.append(contentsOf: UnsafeBufferPointer(rebasing: entries[0..<translucent]))
                 }
-                initialized = 3 * byFinal.count
             }
-            // The translucent entries come first (straightening keeps alpha): `tRNS` is theirs.
-            alpha = byFinal.prefix { $0 >> 24 != 255 }.map { UInt8(truncatingIfNeeded: $0 >> 24) }
         }
 
         /// `source`'s rows (a filter byte, then `width` indices) through `map` into `target`'s,
@@ -496,17 +512,20 @@ package enum PNGEncoder {
         return Int(stream.pointee.total_out)
     }
 
-    private static func chunk(_ type: StaticString, _ data: ArraySlice<UInt8>, into png: inout [UInt8]) {
+    /// One chunk: its length, type, data and the CRC of type and data; no temporary arrays.
+    private static func chunk(_ type: StaticString, _ data: UnsafeRawBufferPointer, into png: inout [UInt8]) {
         appendBigEndian(UInt32(data.count), to: &png)
-        let typeBytes = type.withUTF8Buffer { Array($0) }
-        png += typeBytes
-        png += data
-        var crc = typeBytes.withUnsafeBufferPointer { crc32(0, $0.baseAddress, uInt($0.count)) }
-        crc = data.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, uInt($0.count)) }
+        let typeBytes = UnsafeRawBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)
+        png.append(contentsOf: typeBytes)
+        png.append(contentsOf: data)
+        var crc = crc32(0, type.utf8Start, uInt(typeBytes.count))
+        if let base = data.baseAddress {
+            crc = crc32(crc, base.assumingMemoryBound(to: UInt8.self), uInt(data.count))
+        }
         appendBigEndian(UInt32(crc), to: &png)
     }
 
     private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+        withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
     }
 }
