@@ -1,3 +1,4 @@
+import RingTestSupport
 import Testing
 
 @testable import RingCore
@@ -102,6 +103,18 @@ import Testing
             #expect(TextWidth.em(drawn) * g.fontSize <= 2 * inner, "\(text)")
             #expect(drawn == text || (drawn.hasSuffix("…") && text.hasPrefix(drawn.dropLast())), "\(drawn)")
         }
+    }
+
+    /// Printable ASCII is measured a byte at a time: the same Double, to the last bit, as the
+    /// walk over characters gives (forced here by a zero-width space, which adds nothing).
+    @Test func printableASCIIIsMeasuredAsCharactersAre() {
+        var generator = SeededGenerator(seed: 31)
+        for length in 0..<40 {
+            let text = String(
+                (0..<length).map { _ in Character(UnicodeScalar(UInt8.random(in: 32...126, using: &generator))) })
+            #expect(TextWidth.em(text).bitPattern == TextWidth.em(text + "\u{200B}").bitPattern, "\(text)")
+        }
+        #expect(TextWidth.em("72%") > 0 && TextWidth.em("a\tb") == TextWidth.em("a\tb\u{200B}"))
     }
 
     /// Widths count characters as the reader sees them: marks, joiners and variation
