@@ -50,7 +50,7 @@ public enum RenderCost {
         var lapRings: Double
         var scale: Double
 
-        init(_ spec: RingSpec, pixels: Double) {
+        init(_ spec: borrowing RingSpec, pixels: Double) {
             self.pixels = pixels
             rings = Double(spec.ringCount)
             gradientRings = spec.gradient.isEmpty ? 0 : rings
