@@ -9,6 +9,23 @@ import Testing
         SHA256.hash(Array(text.utf8)).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 
+    /// The 32 hex digits, eight a word, against the standard library's radix 16, over every
+    /// nibble value in every place and random digests.
+    @Test func hexDigitsAreTheDigestsHalvesInRadix16() {
+        func reference(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        var generator = SeededGenerator(seed: 41)
+        var halves: [UInt64] = [0, .max, 0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210]
+        for nibble in 0..<16 as Range<UInt64> { halves.append(nibble &* 0x1111_1111_1111_1111) }
+        halves += (0..<200).map { _ in UInt64.random(in: 0...(.max), using: &generator) }
+        for (high, low) in zip(halves, halves.reversed()) {
+            let digest = RingDigest(high: high, low: low)
+            #expect(digest.description == reference(high) + reference(low))
+        }
+    }
+
     /// FIPS 180-4 examples, and messages around the one- and two-block padding boundaries.
     @Test func sha256KnownVectors() {
         #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")

@@ -37,13 +37,27 @@ public struct RingDigest: Sendable, Hashable, CustomStringConvertible {
         return writer.text
     }
 
-    /// Appends the 32 hex digits.
+    /// Appends the 32 hex digits: eight at a time, in one word each (the ETag and every
+    /// element id of an SVG are written from it, several times a new ring).
     package func write(hexInto w: inout ByteWriter) {
-        for shift in stride(from: 56, through: 0, by: -8) {
-            w.append(hexByte: UInt8(truncatingIfNeeded: high >> UInt64(shift)))
-        }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            w.append(hexByte: UInt8(truncatingIfNeeded: low >> UInt64(shift)))
-        }
+        var digits = (
+            Self.hexDigits(UInt32(truncatingIfNeeded: high >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: high)),
+            Self.hexDigits(UInt32(truncatingIfNeeded: low >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: low))
+        )
+        withUnsafeBytes(of: &digits) { w.append(raw: $0) }
+    }
+
+    /// The 8 lowercase hex digits of `value`, most significant first, as the bytes of a word in
+    /// memory order: each nibble spread into a byte of its own, then moved into `0`…`9` or
+    /// `a`…`f` by adding, for each byte at once, '0' and, past 9, the 39 up to 'a'.
+    static func hexDigits(_ value: UInt32) -> UInt64 {
+        var n = UInt64(value)
+        n = (n & 0xFFFF_0000) << 16 | n & 0x0000_FFFF
+        n = (n & 0x0000_FF00_0000_FF00) << 8 | n & 0x0000_00FF_0000_00FF
+        n = (n & 0x00F0_00F0_00F0_00F0) << 4 | n & 0x000F_000F_000F_000F
+        // The most significant nibble is in the highest byte: reversed, it is written first.
+        n = n.byteSwapped
+        let pastNine = (n &+ 0x0606_0606_0606_0606) >> 4 & 0x0101_0101_0101_0101
+        return (n &+ 0x3030_3030_3030_3030 &+ pastNine &* 39).littleEndian
     }
 }
