@@ -28,14 +28,15 @@ public protocol HTTPResponder: Sendable {
 
     /// An event loop has handled a batch of ready descriptors: the responder may do bounded
     /// pieces of the work it deferred (answering through its ``HTTPReply``s), on the loop's
-    /// thread, instead of handing them to threads of its own, beginning none after `deadline`
-    /// (a ``MonotonicClock`` time, the loop's `--write-delay-us` from now). Returns whether it
+    /// thread, instead of handing them to threads of its own, beginning none once `budget`
+    /// seconds (the loop's `--write-delay-us`) have passed since the first ended. Returns whether it
     /// did any; the loop then writes their answers together, handles whatever became ready
-    /// meanwhile and offers another spare turn.
+    /// meanwhile and offers another spare turn. With nothing to do it must return at once: the
+    /// loop asks after every batch.
     ///
     /// Called from every loop, at once; by default it does nothing. Every connection on the
     /// loop waits while it runs, so each piece must stay as cheap as the responder promises.
-    func spareTurn(until deadline: Double) -> Bool
+    func spareTurn(for budget: Double) -> Bool
 }
 
 extension HTTPResponder {
@@ -45,5 +46,5 @@ extension HTTPResponder {
 
     public func drainBegan() {}
 
-    public func spareTurn(until deadline: Double) -> Bool { false }
+    public func spareTurn(for budget: Double) -> Bool { false }
 }

@@ -95,10 +95,12 @@ package final class RenderPool: Sendable {
 
         var queued: Int { spare.count + rest.count }
 
-        mutating func popOldest() -> Job? {
-            guard let other = rest.first else { return spare.popFirst() }
-            guard let cheap = spare.first, cheap.number < other.number else { return rest.popFirst() }
-            return spare.popFirst()
+        /// The older of the two heads, and whether it came from the spare queue.
+        mutating func popOldest() -> (job: Job, spare: Bool)? {
+            if let other = rest.first, spare.first.map({ $0.number > other.number }) ?? true {
+                return rest.popFirst().map { ($0, false) }
+            }
+            return spare.popFirst().map { ($0, true) }
         }
     }
 
@@ -123,6 +125,9 @@ package final class RenderPool: Sendable {
     private let work = DispatchSemaphore(value: 0)
     private let finish: Finish
     private let busyThreads = Atomic<Int>(0)
+    /// How many renders the spare queue holds, read without the lock: a loop ends every batch
+    /// by asking, and almost always there are none.
+    private let spareQueued = Atomic<Int>(0)
     private let started = Atomic<Bool>(false)
 
     /// A pool of `threads` render threads (at least 1) with a queue of at most `queueLimit` (at
@@ -171,6 +176,7 @@ package final class RenderPool: Sendable {
             let job = Job(key: key, waiter: waiter, gate: gate, number: state.submitted, render: render)
             if gate == nil, cost <= spareMicroseconds {
                 state.spare.append(job)
+                spareQueued.add(1, ordering: .relaxed)
                 wake = state.spare.count > spareBacklog
             } else {
                 state.rest.append(job)
@@ -196,7 +202,8 @@ package final class RenderPool: Sendable {
     package func dropQueued(_ answer: (Waiter) -> Void) {
         let dropped = state.withLock { state -> [Job] in
             var jobs: [Job] = []
-            while let job = state.popOldest() {
+            while let (job, spare) = state.popOldest() {
+                if spare { spareQueued.subtract(1, ordering: .relaxed) }
                 state.flights[job.key] = nil
                 jobs.append(job)
             }
@@ -213,7 +220,13 @@ package final class RenderPool: Sendable {
     /// hand-over (a wake-up of a render thread, and of the loop for the answer) costs about as
     /// much as a small PNG's render, and a loop with nothing ready would only wait meanwhile.
     package func renderSpare() -> Bool {
-        guard spareMicroseconds > 0, let job = state.withLock({ $0.spare.popFirst() }) else { return false }
+        guard spareMicroseconds > 0, spareQueued.load(ordering: .relaxed) > 0,
+            let job = state.withLock({ state -> Job? in
+                guard let job = state.spare.popFirst() else { return nil }
+                spareQueued.subtract(1, ordering: .relaxed)
+                return job
+            })
+        else { return false }
         complete(job)
         return true
     }
@@ -226,7 +239,13 @@ package final class RenderPool: Sendable {
             // Every job queued: one woken for a job may find it taken by a loop, or take a
             // spare one for which no thread was woken, and the one it was woken for must not
             // wait for another wake-up. Nothing left when the queue was dropped at drain.
-            while let job = state.withLock({ $0.popOldest() }) { complete(job) }
+            while let job = state.withLock({ state -> Job? in
+                guard let (job, spare) = state.popOldest() else { return nil }
+                if spare { spareQueued.subtract(1, ordering: .relaxed) }
+                return job
+            }) {
+                complete(job)
+            }
         }
     }
 

@@ -70,10 +70,12 @@ public final class RingService: HTTPResponder {
 
     /// An event loop's spare turn: queued renders cheap enough for it
     /// (``ServiceConfiguration/spareRenderMicroseconds``), rendered there one after another
-    /// until `deadline`, at least one.
-    public func spareTurn(until deadline: Double) -> Bool {
+    /// until `budget` seconds have passed since the first ended. With none queued, one atomic
+    /// load: no lock, no clock.
+    public func spareTurn(for budget: Double) -> Bool {
         guard pool.renderSpare() else { return false }
-        while MonotonicClock.now() < deadline, pool.renderSpare() {}
+        let first = MonotonicClock.now()
+        while MonotonicClock.now() - first < budget, pool.renderSpare() {}
         return true
     }
 

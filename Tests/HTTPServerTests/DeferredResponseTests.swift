@@ -197,7 +197,7 @@ final class SpareTurnResponder: HTTPResponder {
         return nil
     }
 
-    func spareTurn(until deadline: Double) -> Bool {
+    func spareTurn(for budget: Double) -> Bool {
         guard let (query, reply) = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return false }
         turnsTaken.add(1, ordering: .relaxed)
         if !(Thread.current.name ?? "").hasPrefix("ring-loop-") { turnsOffLoop.add(1, ordering: .relaxed) }

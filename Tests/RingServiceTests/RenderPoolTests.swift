@@ -120,10 +120,10 @@ import Testing
         let reply = HTTPReply.calling { _ in onCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
         let again = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "12")
         #expect(harness.service.respond(to: try request(again), reply: reply) == nil)
-        // A deadline already past: one render a turn.
-        #expect(harness.service.spareTurn(until: 0))
-        #expect(harness.service.spareTurn(until: 0))
-        #expect(!harness.service.spareTurn(until: 0))
+        // No budget: one render a turn.
+        #expect(harness.service.spareTurn(for: 0))
+        #expect(harness.service.spareTurn(for: 0))
+        #expect(!harness.service.spareTurn(for: 0))
         #expect(replies.wait(for: 1).first?.status == .ok)
         #expect(onCaller.withLock { $0 })
         #expect(harness.service.metrics.renders == 2)
@@ -135,12 +135,12 @@ import Testing
         }
         let later = Replies()
         #expect(strict.service.respond(to: try request(target), reply: later.reply()) == nil)
-        #expect(!strict.service.spareTurn(until: .infinity))
+        #expect(!strict.service.spareTurn(for: .infinity))
         #expect(later.wait(for: 1).first?.status == .ok)
         #expect(strict.service.metrics.renders == 1)
     }
 
-    /// A spare turn renders one queued ring after another until its deadline: with none, all.
+    /// A spare turn renders one queued ring after another until its budget is spent: with no end, all.
     @Test func aSpareTurnRendersUntilItsDeadline() throws {
         let harness = try InProcessService {
             $0.renderThreads = 1
@@ -152,10 +152,10 @@ import Testing
             let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "3\(index)")
             #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
         }
-        #expect(harness.service.spareTurn(until: .infinity))
+        #expect(harness.service.spareTurn(for: .infinity))
         #expect(harness.service.metrics.renders == 4)
         #expect(replies.wait(for: 4).count == 4)
-        #expect(!harness.service.spareTurn(until: .infinity))
+        #expect(!harness.service.spareTurn(for: .infinity))
     }
 
     /// Spare-turn renders past the backlog wake a render thread, so that a loop too busy for

@@ -210,7 +210,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
         // whatever became ready meanwhile. Under a flood of pipelined turns it still gets one a
         // batch.
         var more = !turns.isEmpty
-        if !draining, responder.spareTurn(until: MonotonicClock.now() + writeDelay) {
+        if !draining, responder.spareTurn(for: writeDelay) {
             deliverReplies(now: MonotonicClock.now())
             more = true
         }
