@@ -202,6 +202,10 @@ printf '%-44s %12s %12s\n' "new PNG every request, req/s" "$pm" "-"
 printf '%-44s %12s %12s %8s  %s\n' "new PNG, server CPU µs (against the faster anchor)" "$pmc" "$fastest" \
     "$(ratio3 "$pmc" "$fastest")" "≤ 0.05: $(verdict "$(exact "$pmc" "$fastest")" 0.05 le)"
 printf '%-44s %12s %12s\n' "anchors in process: libvips, resvg (µs per PNG)" "$vips_us" "$resvg_us"
+# The server's figure draws each ring over the backdrop and label its thread kept from the last
+# (docs/architecture.md, "Backdrop"); a ring of a new style is drawn from nothing.
+read -r png_kept png_fresh < <("$ring_bench" --png-work)
+printf '%-44s %12s %12s\n' "  a new PNG in process: kept layers, none (µs)" "$png_kept" "$png_fresh"
 printf '%-44s %12s %12s %8s  %s\n' "PNG bytes: ring against the smaller anchor" "$ring_bytes" \
     "$(awk -v a="$vips_bytes" -v b="$resvg_bytes" 'BEGIN {print (a < b ? a : b)}')" \
     "$(ratio "$ring_bytes" "$(awk -v a="$vips_bytes" -v b="$resvg_bytes" 'BEGIN {print (a < b ? a : b)}')")" \

@@ -62,6 +62,26 @@ for (flag, distinct) in [("--profile-hit", false), ("--profile-miss", true)] {
     exit(0)
 }
 
+/// `--png-work`: what a new PNG of scripts/bench/miss.lua's rings (`p=1.0000001`, …) costs in
+/// process, the median µs: drawn with the thread's kept backdrop and label masks, as the
+/// service draws rings of one style one after another, and drawn from nothing (a ring whose
+/// style is new), on one line.
+if CommandLine.arguments.contains("--png-work") {
+    let scenes = (0..<2_000).map { RingScene(spec: try! RingSpec(query: "p=1.\(1_000_000 + $0)")) }
+    var next = 0
+    let kept = measure(batches: 15, size: 500) {
+        next = (next + 1) % scenes.count
+        return RingRasterizer.png(scenes[next], scale: 1).count
+    }
+    let fresh = measure(batches: 15, size: 500) {
+        next = (next + 1) % scenes.count
+        RenderScratch.current.forgetKeptLayers()
+        return RingRasterizer.png(scenes[next], scale: 1).count
+    }
+    print(String(format: "%.2f %.2f", kept / 1000, fresh / 1000))
+    exit(0)
+}
+
 /// `--miss-work`: what a new ring costs itself, for scripts/bench.sh's miss goal: the median µs
 /// to parse the queries scripts/bench/miss.lua sends (`p=1.0000001`, …) and to render them as
 /// SVG, on one line.

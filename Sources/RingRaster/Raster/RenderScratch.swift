@@ -47,6 +47,13 @@ package final class RenderScratch {
     var backdrop: (Backdrop, Canvas.Snapshot)?
     /// The masks of the last texts drawn, oldest first (``TextMask``).
     var textMasks: [(key: TextMask, mask: CoverageMask)] = []
+
+    /// Lets go of the kept backdrop and text masks, so that the next image is drawn from
+    /// nothing: for benchmarks that measure that.
+    package func forgetKeptLayers() {
+        backdrop = nil
+        textMasks = []
+    }
     /// Our own deflate, with its token and code tables (about 60 KB), for palette images.
     let runs = RunLengthDeflate()
 
