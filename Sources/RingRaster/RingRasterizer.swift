@@ -375,7 +375,7 @@ extension Canvas {
 /// that differ only in their values, most of a dashboard's, have the same backdrop, and a
 /// render thread keeps the canvas after the last one it painted (``RenderScratch/backdrop``):
 /// painting it again would give the same indices and colours, byte for byte. (A default 120
-/// px ring's track is a third of its render.) Compared by value: a NaN from hostile scene
+/// px ring's track is a third of its render: 326 k of 986 k instructions.) Compared by value: a NaN from hostile scene
 /// numbers never equals, and is painted.
 struct Backdrop: Equatable {
     var width: Int
@@ -409,9 +409,9 @@ struct Backdrop: Equatable {
 /// Where a text's mask comes from, all that decides its coverage: the text, its size and
 /// place in pixels, the canvas that clips it, and the fonts (the same object). A thread keeps
 /// the masks of its last ``kept`` texts (``RenderScratch/textMasks``): a ring's label is its
-/// percentage, so rings of one style show the same few labels again and again, and a label's
-/// edges are a quarter of a default PNG's drawing. The fill over what lies beneath is done
-/// every time. Compared by value (the fonts by identity): a NaN never equals, and is drawn.
+/// percentage, so rings of one style show the same few labels again and again, and a label is
+/// a fifth of a default PNG's render (217 k of 986 k instructions, most of it its edges). The
+/// fill over what lies beneath is done every time. Compared by value (the fonts by identity): a NaN never equals, and is drawn.
 struct TextMask: Equatable {
     var text: String
     var fontSize: Double

@@ -6,15 +6,18 @@ import Synchronization
 
 /// The threads that render what is too costly for an event loop, behind a bounded queue.
 ///
-/// - **Off the loops.** A loop hands a miss over with ``submit(_:waiter:gate:render:)`` and goes
-///   back to polling; the render runs here, and each waiting request is answered through its
-///   ``HTTPReply``, which wakes the loop that owns the connection.
+/// - **Off the loops.** A loop hands a miss over with ``submit(_:waiter:cost:gate:render:)``
+///   and goes back to polling; the render runs here, and each waiting request is answered
+///   through its ``HTTPReply``, which wakes the loop that owns the connection.
 /// - **Single flight.** Requests for a ring already queued or rendering join it: one render
 ///   answers them all.
 /// - **Bounded.** At most `queueLimit` renders wait; past that a request is refused at once
 ///   (the service answers 503 with `Retry-After`), never queued without end.
 /// - **Below the loops.** Render threads run at a lower scheduling priority (nice +19 on
 ///   Linux), so a cached answer gets the CPU before a render does.
+/// - **Spare turns.** A render estimated within `spareMicroseconds` waits in a queue of its
+///   own, which event loops also take from between batches (``renderSpare()``): for a small
+///   PNG the hand-over to a render thread and back cost as much as the render.
 /// - **Drain.** ``dropQueued(_:)`` empties the queue when the server stops: renders not yet
 ///   begun are answered at once instead of done.
 package final class RenderPool: Sendable {
@@ -104,7 +107,7 @@ package final class RenderPool: Sendable {
         }
     }
 
-    /// What ``submit(_:waiter:gate:render:)`` did with a request.
+    /// What ``submit(_:waiter:cost:gate:render:)`` did with a request.
     package enum Admission: Equatable {
         /// A new render was queued for it.
         case queued
@@ -124,18 +127,20 @@ package final class RenderPool: Sendable {
     private let state = Locked(State())
     private let work = DispatchSemaphore(value: 0)
     private let finish: Finish
-    private let busyThreads = Atomic<Int>(0)
+    private let rendersRunning = Atomic<Int>(0)
     /// How many renders the spare queue holds, read without the lock: a loop ends every batch
     /// by asking, and almost always there are none.
     private let spareQueued = Atomic<Int>(0)
     private let started = Atomic<Bool>(false)
 
-    /// A pool of `threads` render threads (at least 1) with a queue of at most `queueLimit` (at
-    /// least 1); `finish` runs on a render thread after each render. The threads start with
-    /// the first render, and live as long as the process.
     /// How many spare-turn renders may wait for the loops before a render thread is woken too.
     package let spareBacklog: Int
 
+    /// A pool of `threads` render threads (at least 1) with a queue of at most `queueLimit` (at
+    /// least 1); `finish` runs after each render, on the thread that rendered. Renders
+    /// estimated within `spareMicroseconds` may also be taken by loops (``renderSpare()``),
+    /// and wake a render thread only past `spareBacklog` of them. The threads start with the
+    /// first render, and live as long as the process.
     package init(
         threads: Int, queueLimit: Int, spareMicroseconds: Double = 0, spareBacklog: Int = 0,
         finish: @escaping Finish
@@ -195,7 +200,7 @@ package final class RenderPool: Sendable {
     package var queued: Int { state.withLock { $0.queued } }
 
     /// Renders running now.
-    package var running: Int { busyThreads.load(ordering: .relaxed) }
+    package var running: Int { rendersRunning.load(ordering: .relaxed) }
 
     /// Empties the queue, calling `answer` for every request that waited for a render not yet
     /// begun; renders already running finish as usual.
@@ -251,9 +256,9 @@ package final class RenderPool: Sendable {
 
     /// Renders `job` and hands its entry and waiters to `finish`.
     private func complete(_ job: Job) {
-        busyThreads.add(1, ordering: .relaxed)
+        rendersRunning.add(1, ordering: .relaxed)
         let entry = job.render()
-        busyThreads.subtract(1, ordering: .relaxed)
+        rendersRunning.subtract(1, ordering: .relaxed)
         job.gate?.leave()
         let waiters = state.withLock { state -> [Waiter] in
             state.flights[job.key] = nil
