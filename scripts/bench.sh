@@ -69,12 +69,27 @@ ticks() {
     echo "$user $system"
 }
 
-# run NAME PIDS URL WRK-ARGS... -> sets rps, p99 (ms) and cpu (µs per request)
+# A server's counter from /metrics, summed over its labels: hits, or renders of either format.
+metric_sum() { curl -s "$1/metrics" | awk -v name="$2" '$1 == name || index($1, name "{") == 1 {sum += $2} END {printf "%d", sum}'; }
+
+# Each run is a round of its own (scripts/bench/miss.lua puts it into every new ring), so that
+# no miss round asks for a ring an earlier round asked for.
+bench_round=0
+
+# run NAME PIDS URL WRK-ARGS... -> sets rps, p99 (ms) and cpu (µs per request). A miss round
+# against ring must be made of misses: it fails unless /metrics counts no cache hit during it
+# and at least one render per answer.
 run() {
-    local pids=$2 target=$3 before after out requests
+    local name=$1 pids=$2 target=$3 before after out requests base="" hits renders
     shift 3
+    bench_round=$((bench_round + 1))
+    if [ "$name" = miss ] && [ "$pids" != "$nginx_pids" ]; then
+        base=$(echo "$target" | sed -E 's|^(http://[^/]+).*|\1|')
+        hits=$(metric_sum "$base" ring_cache_hits_total)
+        renders=$(metric_sum "$base" ring_render_seconds_count)
+    fi
     before=$(ticks "$pids")
-    out=$(wrk "$@" "$target")
+    out=$(RING_BENCH_ROUND=$bench_round wrk "$@" "$target")
     after=$(ticks "$pids")
     requests=$(echo "$out" | awk '/requests in/ {print $1}')
     # Only 2xx answers count: a PNG turned away with 503 by the render limit is not a PNG (its
@@ -83,6 +98,15 @@ run() {
     if [ -n "$refused" ]; then
         echo "  ($refused of $requests answers were not 2xx; CPU is per 2xx answer)"
         requests=$((requests - refused))
+    fi
+    if [ -n "$base" ]; then
+        hits=$(( $(metric_sum "$base" ring_cache_hits_total) - hits ))
+        renders=$(( $(metric_sum "$base" ring_render_seconds_count) - renders ))
+        echo "  (miss round $bench_round: $requests answers, $renders renders, $hits cache hits)"
+        if [ "$hits" -ne 0 ] || [ "$renders" -lt "$requests" ]; then
+            echo "  (miss round $bench_round was not made of misses: its figures are not valid)"
+            touch "$dir/missed"
+        fi
     fi
     rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
     p99=$(echo "$out" | awk '$1 == "99%" {v=$2; if (v ~ /us$/) {sub(/us/,"",v); v=v/1000} else if (v ~ /ms$/) {sub(/ms/,"",v)} else if (v ~ /s$/) {sub(/s/,"",v); v=v*1000}; print v}')
@@ -93,7 +117,9 @@ run() {
     fi
 }
 
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
+# The middle value; of an even count, the mean of the middle two (not the lower one, which
+# flattered every CPU figure measured in two rounds).
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {m = int((NR+1)/2); if (NR % 2) print v[m]; else printf "%.2f\n", (v[m] + v[m+1]) / 2}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a / b}'; }
 # The same to three places, for goals as small as 0.05; `exact` is what verdicts compare, so
 # that a ratio is never rounded into its goal.
@@ -219,7 +245,9 @@ seen=0
 # Each spec is asked for twice, so that every one is stored (--cache-admission second stores a
 # new SVG when it is asked for again).
 while [ "$seen" -lt 2000000 ]; do
-    out=$(RING_BENCH_REPEAT=2 wrk -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua "http://127.0.0.1:$ring_port")
+    bench_round=$((bench_round + 1))
+    out=$(RING_BENCH_REPEAT=2 RING_BENCH_ROUND=$bench_round wrk -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua \
+        "http://127.0.0.1:$ring_port")
     seen=$((seen + $(echo "$out" | awk '/requests in/ {print $1}')))
 done
 rss_kb=$(awk '/VmRSS/ {print $2}' /proc/$ring_pid/status)

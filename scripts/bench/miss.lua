@@ -3,10 +3,17 @@
 -- (the same ring, drawn and compressed). scripts/isolation.sh floods with its own paths.
 -- With RING_BENCH_REPEAT=N each ring is asked for N times in a row: 2 fills the cache, which
 -- stores a cheap new ring when it is asked for again (--cache-admission second).
+-- RING_BENCH_ROUND=R (1…999) puts R into every value, so that rounds against one server never
+-- repeat each other's rings: without it every run asks for the same sequence, and a later
+-- round meets rings the server has seen (some stored, some remembered as asked for before).
 local threads = 0
 local repeat_count = tonumber(os.getenv("RING_BENCH_REPEAT") or "1")
 local format = os.getenv("RING_BENCH_FORMAT") or "svg"
 local template = os.getenv("RING_BENCH_PATH") or ("/ring." .. format .. "?p={n}")
+local round = tonumber(os.getenv("RING_BENCH_ROUND") or "")
+if round and (round < 1 or round > 999 or round % 1 ~= 0) then
+    error("RING_BENCH_ROUND must be a whole number from 1 to 999")
+end
 
 function setup(thread)
     threads = threads + 1
@@ -19,6 +26,12 @@ end
 
 function request()
     counter = counter + 1
-    local value = string.format("%d.%07d", id, math.floor((counter - 1) / repeat_count) + 1)
+    local ring = math.floor((counter - 1) / repeat_count) + 1
+    local value
+    if round then
+        value = string.format("%d.%03d%07d", id, round, ring)
+    else
+        value = string.format("%d.%07d", id, ring)
+    end
     return wrk.format("GET", (template:gsub("{n}", value)))
 end
