@@ -1,4 +1,4 @@
-/// Which rings the response cache has been asked for before: one bit per place, set by a ring's
+/// Which rings the response cache has been asked for before: bits set by a ring's
 /// ``ResponseCache/Key/slot``, so that a cheap ring is stored the second time it is asked for,
 /// not the first.
 ///
@@ -7,20 +7,25 @@
 /// each of them made a response object, took the shard's lock a second time, and evicted
 /// an older, likely more popular ring, whose release touched cold memory: together more than a
 /// new SVG's parse and render (docs/performance.md). So a cheap ring seen for the first time is
-/// answered and dropped, and costs one bit; asked for again, it is rendered once more and stored.
+/// answered and dropped, and costs two bits; asked for again, it is rendered once more and stored.
 /// This is the "doorkeeper" of TinyLFU and the "cache on second hit" rule of CDNs.
 ///
-/// A bit can be set by another ring in the same place (a false positive): that ring is then
-/// stored on its first request, as every ring was before, which is harmless. The bits are
-/// cleared when ``limit`` of them are set, so the filter keeps saying "seen" for rings asked
-/// for within about that many others, and false positives stay below 1 in 8. Not
-/// thread-safe: each cache shard keeps one behind its lock.
+/// A ring sets two bits, at two places its slot picks, and counts as seen when both are set.
+/// Both can have been set by other rings (a false positive): that ring is then stored on its
+/// first request, as every ring was before, which is harmless but costs an entry and an
+/// eviction. The filter is cleared when ``limit`` rings have marked it, so it keeps saying
+/// "seen" for rings asked for within about that many others. With one bit a ring and the same
+/// window, a new ring looked seen as often as a bit was set: up to 1 in 8.5 at the end of a
+/// window and 1 in 17 on average (1 in 18 of the benchmark's new rings were stored). With two,
+/// up to 22 % of the bits are set, and a ring looks seen only when both its places are: up to
+/// 1 in 20, and 1 in 58 on average, for the same memory and window. Not thread-safe: each cache
+/// shard keeps one behind its lock.
 struct Doorkeeper {
     private var words: [UInt64]
     private let mask: UInt64
-    /// Bits set since the last clearing.
+    /// Rings marked since the last clearing.
     private(set) var marked = 0
-    /// How many bits may be set before they are all cleared: an eighth of them.
+    /// How many rings may mark the filter before it is cleared: one for every eight bits.
     let limit: Int
     /// How many times the bits have been cleared.
     private(set) var clearings = 0
@@ -40,17 +45,21 @@ struct Doorkeeper {
     /// Marks `slot` as seen; returns whether it was already (a ring asked for before, or a
     /// false positive).
     mutating func see(_ slot: UInt64) -> Bool {
-        // The top bits: the cache's table places by the bottom ones.
-        let bit = (slot >> 20) & mask
-        let word = Int(truncatingIfNeeded: bit >> 6)
-        let flag: UInt64 = 1 << (bit & 63)
-        if words[word] & flag != 0 { return true }
+        // Two places from bits the cache's table does not place by (it uses the bottom ones):
+        // 20 and up, and 42 and up. Overlapping only past 2^22 bits, they stay two different
+        // functions of a uniform slot.
+        let first = (slot >> 20) & mask
+        let second = (slot >> 42 | slot << 22) & mask
+        let (firstWord, firstFlag) = (Int(truncatingIfNeeded: first >> 6), UInt64(1) << (first & 63))
+        let (secondWord, secondFlag) = (Int(truncatingIfNeeded: second >> 6), UInt64(1) << (second & 63))
+        if words[firstWord] & firstFlag != 0, words[secondWord] & secondFlag != 0 { return true }
         if marked == limit {
             words.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             marked = 0
             clearings += 1
         }
-        words[word] |= flag
+        words[firstWord] |= firstFlag
+        words[secondWord] |= secondFlag
         marked += 1
         return false
     }

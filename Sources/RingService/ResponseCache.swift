@@ -165,7 +165,8 @@ public final class ResponseCache: Sendable {
     /// A cache of at most `capacityBytes`: a store split evenly into `shards` locks, and a
     /// front for each of `loops` event loops. With ``Admission/second``, each shard keeps a
     /// ``Doorkeeper`` of one bit per ``doorkeeperBytesPerBit`` bytes of its budget (at least
-    /// 4 096): an eighth of them set, about four times the rings the shard can hold, clears it.
+    /// 4 096): one ring marking it for every eight bits, about four times the rings the shard
+    /// can hold, clears it.
     public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1, admission: Admission = .first) {
         capacity = capacityBytes
         self.admission = admission
@@ -227,7 +228,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// The bytes of a shard's budget per bit of its ``Doorkeeper``: a default ring costs about
-    /// 2 KB of budget, so an eighth of the bits stands for about four times the rings a shard
+    /// 2 KB of budget, so a ring for every eight bits stands for about four times the rings a shard
     /// holds, and 64 MiB of cache keep 128 KiB of bits.
     static let doorkeeperBytesPerBit = 64
 

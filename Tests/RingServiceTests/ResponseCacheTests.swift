@@ -79,7 +79,8 @@ import Testing
     }
 
     /// The doorkeeper says "seen" for every ring marked since it was last cleared, clears
-    /// itself once an eighth of its bits are set, and then forgets.
+    /// itself once a ring for every eight bits has marked it, and then forgets; with two bits a
+    /// ring, few new rings look seen before then.
     @Test func theDoorkeeperRemembersUntilItsWindowIsFull() {
         var doorkeeper = Doorkeeper(bits: 4096)
         #expect(doorkeeper.bits == 4096)
@@ -92,8 +93,9 @@ import Testing
             if doorkeeper.see(slot) { falsePositives += 1 } else { slots.append(slot) }
         }
         #expect(slots.count == 512)
-        // Below an eighth of the bits set, fewer than 1 in 8 new rings look seen.
-        #expect(falsePositives < slots.count / 8)
+        // About 1 in 58 new rings look seen over a window (1 in 17 with one bit a ring, which
+        // would fail here): fewer than 1 in 20.
+        #expect(falsePositives < slots.count / 20)
         for slot in slots {
             let seen = doorkeeper.see(slot)
             #expect(seen)
