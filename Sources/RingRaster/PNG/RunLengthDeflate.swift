@@ -191,6 +191,25 @@ package final class RunLengthDeflate {
     ) -> Int? {
         let count = input.count
         guard count > 0, rowBytes > 1, let bytes = input.baseAddress else { return nil }
+        // Adler-32 of the numbered bytes, gathered by value as the tokens are found: each
+        // value's bytes in runs (`tallies`; its literals are in the symbol counts) and, for B,
+        // the distances of all its bytes from the end (`weights`), so the checksum is 256 sums
+        // once the numbering is known instead of a pass over the tokens.
+        return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 512) { sums in
+            sums.initialize(repeating: 0)
+            let tallies = sums.baseAddress!
+            let weights = tallies + 256
+            return compress(
+                rows: bytes, count: count, rowBytes: rowBytes, into: &output, numbering: numbering,
+                tallies: tallies, weights: weights)
+        }
+    }
+
+    /// ``compress(rows:rowBytes:into:numbering:)`` with its sums' storage, all zeros.
+    private func compress(
+        rows bytes: UnsafeRawPointer, count: Int, rowBytes: Int, into output: inout [UInt8],
+        numbering: ([UInt8]) -> [UInt8]?, tallies: UnsafeMutablePointer<UInt64>, weights: UnsafeMutablePointer<UInt64>
+    ) -> Int? {
         let data = bytes.assumingMemoryBound(to: UInt8.self)
         let (tokens, counts, runSymbols) = (self.tokens, self.counts, self.runSymbols)
         // The tokens, as ``compress(_:through:into:)`` finds them, of the values as they are;
@@ -198,6 +217,7 @@ package final class RunLengthDeflate {
         // run of 3 or more always covers a pixel (filter bytes are `rowBytes` ≥ 2 apart).
         var appearing = [UInt8](repeating: 0, count: 256)
         var appeared = 0
+        let total = UInt64(count)
         let found = appearing.withUnsafeMutableBufferPointer { appearing in
             withUnsafeTemporaryAllocation(of: Bool.self, capacity: 256) { seen -> Int? in
                 seen.initialize(repeating: false)
@@ -205,6 +225,7 @@ package final class RunLengthDeflate {
                 var previous = data[0]  // a filter byte
                 tokens[0] = UInt16(previous)
                 counts[Int(previous)] = 1
+                weights[Int(previous)] = total
                 var position = 1
                 var nextFilter = rowBytes  // the first filter byte at or after `position`
                 while position < count {
@@ -212,15 +233,21 @@ package final class RunLengthDeflate {
                     let run =
                         value == previous
                         ? Self.runLength(of: value, in: bytes, from: position, limit: min(258, count - position)) : 0
+                    // Byte i (from 0) is counted in B once for each byte from it to the end.
+                    let remaining = total &- UInt64(truncatingIfNeeded: position)
                     var pixel = true
                     if run >= 3 {
                         tokens[tokenCount] = UInt16(truncatingIfNeeded: 256 + run)
                         counts[(tokenCount & 3) &* 286 &+ Int(runSymbols[run] & 0x1FF)] &+= 1
+                        let n = UInt64(truncatingIfNeeded: run)
+                        tallies[Int(value)] &+= n
+                        weights[Int(value)] &+= n &* remaining &- ((n &* (n &- 1)) &>> 1)
                         position &+= run
                         while nextFilter < position { nextFilter &+= rowBytes }
                     } else {
                         tokens[tokenCount] = UInt16(value)
                         counts[(tokenCount & 3) &* 286 &+ Int(value)] &+= 1
+                        weights[Int(value)] &+= remaining
                         if position == nextFilter {
                             pixel = false
                             nextFilter &+= rowBytes
@@ -255,29 +282,24 @@ package final class RunLengthDeflate {
         if output.count < bound { output = [UInt8](repeating: 0, count: bound) }
         return map.withUnsafeBufferPointer { map in
             let map = map.baseAddress!
-            // Adler-32 of the mapped bytes, token by token.
+            // A = 1 + every byte; B = one 1 a byte + each byte times the bytes from it to the end.
+            // A weight is below 2^44 (a block is at most 16 383 × 258 bytes), so each term is
+            // reduced before it is multiplied.
             var adlerA: UInt64 = 1
-            var adlerB: UInt64 = 0
-            var value: UInt64 = 0
-            for index in 0..<tokenCount {
-                let token = Int(tokens[index])
-                if token < 256 {
-                    value = UInt64(map[token])
-                    adlerA &+= value
-                    adlerB &+= adlerA
-                } else {
-                    let n = UInt64(truncatingIfNeeded: token &- 256)
-                    adlerB &+= n &* adlerA &+ value &* ((n &* (n &+ 1)) &>> 1)
-                    adlerA &+= n &* value
-                }
+            var adlerB = total % 65_521
+            for value in 0..<256 where weights[value] != 0 {
+                let byte = UInt64(map[value])
+                let literals = counts[value] &+ counts[286 + value] &+ counts[2 * 286 + value] &+ counts[3 * 286 + value]
+                adlerA = (adlerA &+ byte &* ((tallies[value] &+ UInt64(literals)) % 65_521)) % 65_521
+                adlerB = (adlerB &+ byte &* (weights[value] % 65_521)) % 65_521
             }
             return output.withUnsafeMutableBytes { output in
                 writer = BitWriter(output.baseAddress!)
                 writer.byte(0x78)
                 writer.byte(0x01)
-                writeBlock(input, map, from: 0, to: count, final: true, literals: map)
+                writeBlock(UnsafeRawBufferPointer(start: bytes, count: count), map, from: 0, to: count, final: true, literals: map)
                 writer.alignToByte()
-                let adler = UInt32(adlerB % 65_521) << 16 | UInt32(adlerA % 65_521)
+                let adler = UInt32(adlerB) << 16 | UInt32(adlerA)
                 for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
                 let written = writer.written
                 precondition(written <= bound, "deflate wrote past its bound")
