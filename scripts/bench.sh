@@ -77,8 +77,9 @@ metric_sum() { curl -s "$1/metrics" | awk -v name="$2" '$1 == name || index($1, 
 bench_round=0
 
 # run NAME PIDS URL WRK-ARGS... -> sets rps, p99 (ms) and cpu (µs per request). A miss round
-# against ring must be made of misses: it fails unless /metrics counts no cache hit during it
-# and at least one render per answer.
+# against ring must be made of misses: it fails unless /metrics counts at least one render per
+# answer and, when each ring is asked for once, no cache hit. (Asked for twice, a ring a
+# doorkeeper false positive stored on its first request is a hit on its second.)
 run() {
     local name=$1 pids=$2 target=$3 before after out requests base="" hits renders
     shift 3
@@ -103,7 +104,7 @@ run() {
         hits=$(( $(metric_sum "$base" ring_cache_hits_total) - hits ))
         renders=$(( $(metric_sum "$base" ring_render_seconds_count) - renders ))
         echo "  (miss round $bench_round: $requests answers, $renders renders, $hits cache hits)"
-        if [ "$hits" -ne 0 ] || [ "$renders" -lt "$requests" ]; then
+        if { [ "${RING_BENCH_REPEAT:-1}" = 1 ] && [ "$hits" -ne 0 ]; } || [ "$renders" -lt $((requests - hits)) ]; then
             echo "  (miss round $bench_round was not made of misses: its figures are not valid)"
             touch "$dir/missed"
         fi
