@@ -59,11 +59,17 @@ rm -f "$binary"  # a failed build must not leave the last one to run
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Fuzz"${target^}" -package-name ring \
     "${sources[@]}" "${extra[@]}" "$out/libByteGrammar.a" -o "$binary" 2>&1 | grep -v "Cannot export local symbol" || true
 [ -x "$binary" ] || { echo "fuzz.sh: build failed" >&2; exit 1; }
+# Findings of earlier runs go aside, into $out/earlier, so that this run's verdict is its own.
+findings() { find "$out" -maxdepth 1 \( -name "crash-*" -o -name "leak-*" -o -name "timeout-*" -o -name "oom-*" \) "$@"; }
+if [ -n "$(findings -print -quit)" ]; then
+    mkdir -p "$out/earlier"
+    findings -exec mv -t "$out/earlier/" {} +
+fi
 # Let libFuzzer, not the Swift runtime, handle crashes, so it writes the crashing input.
 export SWIFT_BACKTRACE=enable=no
 "$binary" "$out/corpus" "Tests/Fuzz/corpus/$target" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -max_len=$(case "$target" in font|deflate) echo 16384 ;; *) echo 4096 ;; esac) -artifact_prefix="$out/" -print_final_stats=1 2>&1 | tee "$out/log" | grep -E "^#[0-9]+ *DONE|stat::|ERROR|Test unit written" || true
-if [ -n "$(find "$out" -maxdepth 1 \( -name "crash-*" -o -name "leak-*" -o -name "timeout-*" -o -name "oom-*" \) -print -quit)" ]; then
+if [ -n "$(findings -print -quit)" ]; then
     echo "fuzz.sh: $target found a failure; inputs in $out" >&2
     exit 1
 fi

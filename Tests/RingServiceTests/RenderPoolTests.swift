@@ -16,6 +16,11 @@ import Testing
     /// 0.5 ms in a release build, far more under the sanitizers), small enough for CI.
     static let costly = "p={n},50&size=100&gradient=red,blue&shadow"
 
+    /// The path of the costly PNG whose first value is `value`: a ring of its own per value.
+    static func costlyPNG(_ value: String) -> String {
+        "/ring.png?" + costly.replacingOccurrences(of: "{n}", with: value)
+    }
+
     /// Query B of the isolation issue: a 300 px PNG of four gradient rings, about 8 ms.
     static let queryB =
         "p={n},99.8,99.7,99.6&size=300&width=20&gap=0&shadow&gradient=ff000010,00ff00f0,0000ff80,ffff0020,"
@@ -48,7 +53,7 @@ import Testing
         let harness = try InProcessService()
         let replies = Replies()
         #expect(harness.service.respond(to: try request("/ring.svg?p=72"), reply: replies.reply()) != nil)
-        let costly = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "5")
+        let costly = Self.costlyPNG("5")
         #expect(harness.service.respond(to: try request(costly), reply: replies.reply()) == nil)
         let answers = replies.wait(for: 1)
         #expect(answers.count == 1)
@@ -62,7 +67,7 @@ import Testing
     @Test func oneRenderAnswersEveryRequestForTheSameRing() throws {
         let harness = try InProcessService()
         let replies = Replies()
-        let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "7")
+        let target = Self.costlyPNG("7")
         for _ in 0..<8 {
             #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
         }
@@ -82,7 +87,7 @@ import Testing
         let replies = Replies()
         var refused: [HTTPResponse] = []
         for index in 0..<6 {
-            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "\(index)")
+            let target = Self.costlyPNG("\(index)")
             if let response = harness.service.respond(to: try request(target), reply: replies.reply()) {
                 refused.append(response)
             }
@@ -104,7 +109,7 @@ import Testing
     /// of two wakes no render thread), and a spare turn renders the oldest on the calling
     /// thread; one past the estimate is the render threads', and no spare turn takes it.
     @Test func aSpareTurnRendersACheapQueuedRingOnItsThread() throws {
-        let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "11")
+        let target = Self.costlyPNG("11")
         let cost = try harnessCost(target)
         let harness = try InProcessService {
             $0.renderThreads = 1
@@ -118,7 +123,7 @@ import Testing
         let caller = pthread_self()
         let onCaller = Locked(false)
         let reply = HTTPReply.calling { _ in onCaller.withLock { $0 = pthread_equal(pthread_self(), caller) != 0 } }
-        let again = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "12")
+        let again = Self.costlyPNG("12")
         #expect(harness.service.respond(to: try request(again), reply: reply) == nil)
         // No budget: one render a turn.
         #expect(harness.service.spareTurn(for: 0))
@@ -148,10 +153,7 @@ import Testing
             $0.spareRenderMicroseconds = 1_000_000
         }
         let replies = Replies()
-        for index in 0..<4 {
-            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "3\(index)")
-            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
-        }
+        try queueCostly(4, tag: "3", on: harness, replies: replies)
         #expect(harness.service.spareTurn(for: .infinity))
         #expect(harness.service.metrics.renders == 4)
         #expect(replies.wait(for: 4).count == 4)
@@ -166,12 +168,18 @@ import Testing
             $0.spareRenderMicroseconds = 1_000_000
         }
         let replies = Replies()
-        for index in 0..<3 {
-            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "2\(index)")
-            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
-        }
+        try queueCostly(3, tag: "2", on: harness, replies: replies)
         #expect(replies.wait(for: 3).count == 3)
         #expect(harness.service.metrics.renders == 3)
+    }
+
+    /// Asks for `count` costly PNGs of their own (first values `tag`0, `tag`1, …), and
+    /// expects each to be deferred to the pool.
+    private func queueCostly(_ count: Int, tag: String, on harness: InProcessService, replies: Replies) throws {
+        for index in 0..<count {
+            let target = Self.costlyPNG("\(tag)\(index)")
+            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
+        }
     }
 
     /// The service's estimate for the PNG `target`.
@@ -188,10 +196,7 @@ import Testing
             $0.renderQueue = 8
         }
         let replies = Replies()
-        for index in 0..<8 {
-            let target = "/ring.png?" + Self.costly.replacingOccurrences(of: "{n}", with: "9\(index)")
-            #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
-        }
+        try queueCostly(8, tag: "9", on: harness, replies: replies)
         harness.service.drainBegan()
         let answers = replies.wait(for: 8)
         #expect(answers.count == 8)

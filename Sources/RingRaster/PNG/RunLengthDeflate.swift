@@ -162,13 +162,19 @@ package final class RunLengthDeflate {
                 self.tokenCount = tokenCount
             }
             if tokenCount > 0 || count == 0 { writeBlock(input, map, from: blockStart, to: count, final: true) }
-            writer.alignToByte()
-            let adler = UInt32(adlerB % 65_521) << 16 | UInt32(adlerA % 65_521)
-            for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
-            let written = writer.written
-            precondition(written <= bound, "deflate wrote past its bound")
-            return written
+            return finishStream(adlerA: adlerA % 65_521, adlerB: adlerB % 65_521, bound: bound)
         }
+    }
+
+    /// Ends the zlib stream after its last block: pads to a byte and writes Adler-32 (its two
+    /// sums, reduced) most significant byte first. Returns the stream's length.
+    private func finishStream(adlerA: UInt64, adlerB: UInt64, bound: Int) -> Int {
+        writer.alignToByte()
+        let adler = UInt32(truncatingIfNeeded: adlerB) << 16 | UInt32(truncatingIfNeeded: adlerA)
+        for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
+        let written = writer.written
+        precondition(written <= bound, "deflate wrote past its bound")
+        return written
     }
 
     /// Writes the zlib stream of a palette image's rows, each a filter byte and then an index
@@ -297,13 +303,10 @@ package final class RunLengthDeflate {
                 writer = BitWriter(output.baseAddress!)
                 writer.byte(0x78)
                 writer.byte(0x01)
-                writeBlock(UnsafeRawBufferPointer(start: bytes, count: count), map, from: 0, to: count, final: true, literals: map)
-                writer.alignToByte()
-                let adler = UInt32(adlerB) << 16 | UInt32(adlerA)
-                for shift in [24, 16, 8, 0] as [UInt32] { writer.byte(UInt8(truncatingIfNeeded: adler >> shift)) }
-                let written = writer.written
-                precondition(written <= bound, "deflate wrote past its bound")
-                return written
+                writeBlock(
+                    UnsafeRawBufferPointer(start: bytes, count: count), map, from: 0, to: count, final: true,
+                    literals: map)
+                return finishStream(adlerA: adlerA, adlerB: adlerB, bound: bound)
             }
         }
     }
