@@ -188,9 +188,10 @@ package final class RunLengthDeflate {
     /// The order of first appearance comes from the block's tokens, a few thousand, not from
     /// the pixels, 14 520 in a default ring: the first time a value appears it is a literal
     /// (a run repeats the byte before it), or a run after a filter byte of the same value.
-    /// The tokens are then written through the map, with the checksum of the mapped bytes, so
-    /// the map must give different bytes for the different values of the rows (the filter
-    /// bytes' 0 included), as a palette's renumbering does when 0 is entry 0.
+    /// The tokens are then written through the map, and the checksum of the mapped bytes is
+    /// made from sums kept by value while tokenizing, so the map must give different bytes for
+    /// the different values of the rows (the filter bytes' 0 included), as a palette's
+    /// renumbering does when 0 is entry 0.
     package func compress(
         rows input: UnsafeRawBufferPointer, rowBytes: Int, into output: inout [UInt8],
         numbering: ([UInt8]) -> [UInt8]?
