@@ -296,8 +296,8 @@ package final class RunLengthDeflate {
             var adlerB = total % 65_521
             for value in 0..<256 where weights[value] != 0 {
                 let byte = UInt64(map[value])
-                let literals = counts[value] &+ counts[286 + value] &+ counts[2 * 286 + value] &+ counts[3 * 286 + value]
-                adlerA = (adlerA &+ byte &* ((tallies[value] &+ UInt64(literals)) % 65_521)) % 65_521
+                let literals = (0..<4).reduce(UInt64(0)) { $0 &+ UInt64(counts[$1 &* 286 &+ value]) }
+                adlerA = (adlerA &+ byte &* ((tallies[value] &+ literals) % 65_521)) % 65_521
                 adlerB = (adlerB &+ byte &* (weights[value] % 65_521)) % 65_521
             }
             return output.withUnsafeMutableBytes { output in
