@@ -52,17 +52,17 @@ public final class Metrics: Sendable {
         let value = Atomic<Int>(0)
     }
 
-    private let requests: [Counter]
+    /// Counters every request or new ring adds to, in one lane per event loop and one for
+    /// every other thread (render threads), summed when scraped. Why: a counter both loops add
+    /// to moves its cache line between their cores on every add, and a new ring added to four.
+    private let lanes: CounterLanes
+    /// The lane of threads that are not event loops.
+    private var sharedLane: Int { lanes.count - 1 }
     /// By ``ImageFormatLabel``.
     private let renderErrors = [Counter(), Counter()]
     private let notdefCharacters = Counter()
     private let queueFull = Counter()
     private let pngRefused = Counter()
-    /// The render histogram by ``ImageFormatLabel``: each format's bucket counts, count and
-    /// nanoseconds.
-    private let renderCounts: [[Counter]]
-    private let renderCount = [Counter(), Counter()]
-    private let renderNanoseconds = [Counter(), Counter()]
     /// Live values: fetches by result (`ok`, then ``SourceFailure/Kind``), their durations,
     /// and answers with a stale value.
     private let sourceFetches = (0...SourceFailure.Kind.allCases.count).map { _ in Counter() }
@@ -74,18 +74,31 @@ public final class Metrics: Sendable {
     private let version: String
     private let startTime: Double
 
-    /// `version` is the product's (``RingService/version``), exported in `ring_build_info`.
-    public init(version: String = RingService.version) {
-        requests = (0..<(Route.allCases.count * (Self.statuses.count + 1))).map { _ in Counter() }
-        renderCounts = ImageFormatLabel.allCases.map { _ in Self.renderBuckets.map { _ in Counter() } }
+    /// Where each counter of a lane is: requests by route and status, then per format the
+    /// render histogram's buckets, its count and its nanoseconds.
+    private static let requestCounters = Route.allCases.count * (statuses.count + 1)
+    private static func renderBucket(_ format: ImageFormatLabel, _ bucket: Int) -> Int {
+        requestCounters + format.rawValue * (renderBuckets.count + 2) + bucket
+    }
+    private static func renderCount(_ format: ImageFormatLabel) -> Int { renderBucket(format, renderBuckets.count) }
+    private static func renderNanoseconds(_ format: ImageFormatLabel) -> Int {
+        renderBucket(format, renderBuckets.count + 1)
+    }
+
+    /// `version` is the product's (``RingService/version``), exported in `ring_build_info`;
+    /// `loops` event loops get a lane of the hot counters each.
+    public init(version: String = RingService.version, loops: Int = 1) {
+        lanes = CounterLanes(
+            lanes: max(1, loops) + 1,
+            counters: Self.requestCounters + ImageFormatLabel.allCases.count * (Self.renderBuckets.count + 2))
         self.version = version
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         startTime = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
-    /// Counts one answered request.
-    public func record(route: Route, status: Int) {
+    /// Counts one answered request, in event loop `loop`'s lane (nil: not on a loop).
+    public func record(route: Route, status: Int, loop: Int? = nil) {
         let routeIndex = route.rawValue
         // A switch, not a lookup in `statuses`: this runs for every request.
         let statusIndex: Int
@@ -98,11 +111,13 @@ public final class Metrics: Sendable {
         case 503: statusIndex = 5
         default: statusIndex = 6
         }
-        requests[routeIndex * (Self.statuses.count + 1) + statusIndex].value.add(1, ordering: .relaxed)
+        lanes.add(1, to: routeIndex * (Self.statuses.count + 1) + statusIndex, lane: lane(loop))
     }
 
+    private func lane(_ loop: Int?) -> Int { loop.map { $0 % sharedLane } ?? sharedLane }
+
     /// Rings rendered so far (SVG and PNG).
-    public var renders: Int { renderCount.reduce(0) { $0 + $1.value.load(ordering: .relaxed) } }
+    public var renders: Int { ImageFormatLabel.allCases.reduce(0) { $0 + lanes.sum(Self.renderCount($1)) } }
 
     /// Counts an answer that is an error image in `format`, new or from the cache.
     public func recordRenderError(_ format: ImageFormatLabel) {
@@ -168,12 +183,14 @@ public final class Metrics: Sendable {
     }
 
     /// Records how long rendering one new ring in `format` took (its SVG or PNG, not the parse).
-    public func recordRender(_ format: ImageFormatLabel, seconds: Double) {
-        renderCount[format.rawValue].value.add(1, ordering: .relaxed)
-        renderNanoseconds[format.rawValue].value.add(Int(seconds * 1e9), ordering: .relaxed)
+    /// In event loop `loop`'s lane (nil: a render thread's).
+    public func recordRender(_ format: ImageFormatLabel, seconds: Double, loop: Int? = nil) {
+        let lane = lane(loop)
+        lanes.add(1, to: Self.renderCount(format), lane: lane)
+        lanes.add(Int(seconds * 1e9), to: Self.renderNanoseconds(format), lane: lane)
         // One counter per bucket, not per bound: the cumulative sums are made when scraped.
         if let bucket = Self.renderBuckets.firstIndex(where: { seconds <= $0 }) {
-            renderCounts[format.rawValue][bucket].value.add(1, ordering: .relaxed)
+            lanes.add(1, to: Self.renderBucket(format, bucket), lane: lane)
         }
     }
 
@@ -197,8 +214,7 @@ public final class Metrics: Sendable {
             let (name, format) = route.labels
             for statusIndex in 0...Self.statuses.count {
                 let status = statusIndex < Self.statuses.count ? String(Self.statuses[statusIndex]) : "other"
-                let value = requests[route.rawValue * (Self.statuses.count + 1) + statusIndex].value.load(
-                    ordering: .relaxed)
+                let value = lanes.sum(route.rawValue * (Self.statuses.count + 1) + statusIndex)
                 text +=
                     "ring_http_requests_total{route=\"\(name)\",format=\"\(format)\",status=\"\(status)\"} \(value)\n"
             }
@@ -222,12 +238,12 @@ public final class Metrics: Sendable {
         for format in ImageFormatLabel.allCases {
             let label = "format=\"\(format.label)\""
             var cumulative = 0
-            for (bound, counter) in zip(Self.renderBuckets, renderCounts[format.rawValue]) {
-                cumulative += counter.value.load(ordering: .relaxed)
+            for (bucket, bound) in Self.renderBuckets.enumerated() {
+                cumulative += lanes.sum(Self.renderBucket(format, bucket))
                 text += "ring_render_seconds_bucket{\(label),le=\"\(bound)\"} \(cumulative)\n"
             }
-            let count = renderCount[format.rawValue].value.load(ordering: .relaxed)
-            let seconds = Double(renderNanoseconds[format.rawValue].value.load(ordering: .relaxed)) / 1e9
+            let count = lanes.sum(Self.renderCount(format))
+            let seconds = Double(lanes.sum(Self.renderNanoseconds(format))) / 1e9
             text += "ring_render_seconds_bucket{\(label),le=\"+Inf\"} \(count)\n"
             text += "ring_render_seconds_sum{\(label)} \(seconds)\n"
             text += "ring_render_seconds_count{\(label)} \(count)\n"
@@ -300,5 +316,37 @@ public final class Metrics: Sendable {
             "ring_connection_timeouts_total", "counter", "Connections closed by a header, idle or write deadline.",
             server.timeouts)
         return text
+    }
+}
+
+/// Atomic counters in lanes: each lane starts on a cache line of its own (128 bytes, as
+/// neighbouring lines are fetched in pairs), so threads adding to different lanes never share
+/// a line, and a counter's value is the sum of its lanes.
+private final class CounterLanes: @unchecked Sendable {
+    let count: Int
+    private let stride: Int
+    private let base: UnsafeMutablePointer<Atomic<Int>>
+
+    init(lanes: Int, counters: Int) {
+        let perLine = 128 / MemoryLayout<Atomic<Int>>.stride
+        count = lanes
+        stride = (counters + perLine - 1) / perLine * perLine
+        base = UnsafeMutableRawPointer.allocate(
+            byteCount: lanes * stride * MemoryLayout<Atomic<Int>>.stride, alignment: 128
+        ).bindMemory(to: Atomic<Int>.self, capacity: lanes * stride)
+        for index in 0..<lanes * stride { (base + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        base.deinitialize(count: count * stride)
+        base.deallocate()
+    }
+
+    func add(_ value: Int, to counter: Int, lane: Int) {
+        base[lane * stride + counter].add(value, ordering: .relaxed)
+    }
+
+    func sum(_ counter: Int) -> Int {
+        (0..<count).reduce(0) { $0 + base[$1 * stride + counter].load(ordering: .relaxed) }
     }
 }

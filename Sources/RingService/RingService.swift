@@ -22,7 +22,7 @@ public final class RingService: HTTPResponder {
 
     public let configuration: ServiceConfiguration
     public let cache: ResponseCache
-    public let metrics = Metrics()
+    public let metrics: Metrics
     private let accessLog: AccessLog
     private let serverStatistics: ServerStatistics
     /// Admits large PNG renders, at most `pngRenders` queued or running at once.
@@ -32,6 +32,7 @@ public final class RingService: HTTPResponder {
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
+        self.metrics = Metrics(loops: configuration.eventLoops)
         self.cache = ResponseCache(
             capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops,
             admission: configuration.cacheAdmission)
@@ -146,7 +147,7 @@ public final class RingService: HTTPResponder {
         _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cacheState: String,
         _ started: Double
     ) -> HTTPResponse {
-        metrics.record(route: route, status: response.status.code)
+        metrics.record(route: route, status: response.status.code, loop: request.eventLoop)
         if accessLog.isEnabled { log(request, response, cacheState: cacheState, started: started) }
         return response
     }
@@ -262,7 +263,7 @@ public final class RingService: HTTPResponder {
         }
         let headers = ringHeaders[Int(format.rawValue)]
         guard let reply, !inline else {
-            let body = RenderJob.render(image, metrics: metrics)
+            let body = RenderJob.render(image, metrics: metrics, loop: loop)
             let own = Self.ownHeaders(image)
             guard store else {
                 return .now(unstored(body, own: own, headers: headers, request: request, live: live), hit: false)
@@ -346,8 +347,9 @@ public final class RingService: HTTPResponder {
 
         /// Past the size whose buffers a render thread keeps (RenderScratch): about 300 px a side.
         static func isLarge(_ image: RingImage) -> Bool {
+            guard image.format == .png else { return false }
             let (width, height) = image.pixelSize
-            return image.format == .png && width * height > 90_000
+            return width * height > 90_000
         }
 
         @Sendable func entry() -> ResponseCache.Entry {
@@ -360,11 +362,13 @@ public final class RingService: HTTPResponder {
                 body: render(image, metrics: metrics), own: RingService.ownHeaders(image), shared: headers)
         }
 
-        /// The render itself, timed and counted: the inline path calls it without making a job.
-        static func render(_ image: RingImage, metrics: Metrics) -> [UInt8] {
+        /// The render itself, timed and counted: the inline path calls it without making a job,
+        /// on event loop `loop` (nil: a render thread, or a loop's spare turn for the pool).
+        static func render(_ image: RingImage, metrics: Metrics, loop: Int? = nil) -> [UInt8] {
             let started = MonotonicClock.now()
             let body = image.render()
-            metrics.recordRender(image.format == .svg ? .svg : .png, seconds: MonotonicClock.now() - started)
+            metrics.recordRender(
+                image.format == .svg ? .svg : .png, seconds: MonotonicClock.now() - started, loop: loop)
             metrics.recordNotdef(image.missingCharacters.count)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }

@@ -223,7 +223,11 @@ struct FieldPathsGrammar: ValueGrammar {
 
 extension RingSpec {
     /// Whether the values come from a JSON document (`src`) that the service reads.
-    public var isLive: Bool { source != nil }
+    /// Asked on every new ring. A pattern, not `source != nil`: with `SourceURL` `Equatable`,
+    /// that compares two optionals and copies the URL's three strings to do it.
+    public var isLive: Bool {
+        if case .some = source { true } else { false }
+    }
 
     /// The ring a live spec draws once its document is read: `values`, one number a ring as
     /// the document writes it (a JSON number, or a string holding one), and with `maxField`

@@ -67,7 +67,7 @@ private struct KeyWriter: ParameterVisitor, ~Copyable {
         guard codec.identifiesRing, !codec.isDefault(value, in: spec) else { return }
         // p is first, and always there but in a live ring, whose values are the document's:
         // its placeholders stay out, and src comes first.
-        if parameter == .p, spec.source != nil { return }
+        if parameter == .p, spec.isLive { return }
         if parameter != .p && parameter != .src { w.append(byte: UInt8(ascii: "&")) }
         w.append(name: parameter)
         w.append(byte: UInt8(ascii: "="))

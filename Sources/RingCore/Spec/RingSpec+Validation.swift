@@ -68,7 +68,7 @@ extension RingSpec {
     /// A live ring's paths: `field` with `src` and only with it, one path a ring (they count
     /// the rings), and `maxField` with one path for every ring or one per ring.
     private func checkSource() throws(RingSpecError) {
-        guard source != nil else {
+        guard isLive else {
             for (parameter, paths) in [(RingParameter.field, fields), (.maxField, maxFields)] where !paths.isEmpty {
                 throw .unfit(parameter: parameter.rawValue, rule: "reads the document of src, which is not given")
             }
