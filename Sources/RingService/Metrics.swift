@@ -318,35 +318,3 @@ public final class Metrics: Sendable {
         return text
     }
 }
-
-/// Atomic counters in lanes: each lane starts on a cache line of its own (128 bytes, as
-/// neighbouring lines are fetched in pairs), so threads adding to different lanes never share
-/// a line, and a counter's value is the sum of its lanes.
-private final class CounterLanes: @unchecked Sendable {
-    let count: Int
-    private let stride: Int
-    private let base: UnsafeMutablePointer<Atomic<Int>>
-
-    init(lanes: Int, counters: Int) {
-        let perLine = 128 / MemoryLayout<Atomic<Int>>.stride
-        count = lanes
-        stride = (counters + perLine - 1) / perLine * perLine
-        base = UnsafeMutableRawPointer.allocate(
-            byteCount: lanes * stride * MemoryLayout<Atomic<Int>>.stride, alignment: 128
-        ).bindMemory(to: Atomic<Int>.self, capacity: lanes * stride)
-        for index in 0..<lanes * stride { (base + index).initialize(to: Atomic(0)) }
-    }
-
-    deinit {
-        base.deinitialize(count: count * stride)
-        base.deallocate()
-    }
-
-    func add(_ value: Int, to counter: Int, lane: Int) {
-        base[lane * stride + counter].add(value, ordering: .relaxed)
-    }
-
-    func sum(_ counter: Int) -> Int {
-        (0..<count).reduce(0) { $0 + base[$1 * stride + counter].load(ordering: .relaxed) }
-    }
-}

@@ -119,29 +119,30 @@ public final class ResponseCache: Sendable {
         var responses: LRUCache<Key, Entry>
         /// By ``Query/hash``; the alias holds the full text to compare.
         var aliases: LRUCache<QuerySlot, Alias>
-        /// The rings of this shard asked for before, when cheap rings wait for their second request.
+        /// The queries of this shard (by ``Query/hash``) asked for before, when cheap rings
+        /// wait for their second request.
         var seen: Doorkeeper?
         var hits = 0
         var misses = 0
-        var unstored = 0
     }
 
     /// When a new ring is stored.
     public enum Admission: String, Sendable, CaseIterable {
         /// Every ring, the first time it is rendered.
         case first
-        /// A cheap ring the second time it is asked for (within the ``Doorkeeper``'s window);
+        /// A cheap ring the second time its URL is asked for (within the ``Doorkeeper``'s window);
         /// a costly one the first time, as it would cost more to render again.
         case second
     }
 
-    /// What a lookup by digest found: the ring's entry, or that it is not stored, and whether
-    /// the caller should store it once rendered.
-    public enum KeyLookup {
+    /// What a lookup by the request's query found: the entry, or that it found none, and
+    /// whether the query is asked for the first time.
+    public enum QueryLookup {
         case found(Entry)
-        /// Not stored. `store` is false for a cheap ring asked for the first time with
-        /// ``Admission/second``: answer it and drop it.
-        case absent(store: Bool)
+        /// Not found by its text. `firstAsked` is true with ``Admission/second`` for a query not
+        /// asked for within the ``Doorkeeper``'s window: if its ring is cheap, answer it and drop
+        /// it, without looking for it by digest (an alias is only made for a query asked again).
+        case absent(firstAsked: Bool)
     }
 
     /// A loop's own references: the alias and the entry it led to.
@@ -161,6 +162,8 @@ public final class ResponseCache: Sendable {
     public let admission: Admission
     private let shards: [Locked<Storage>]
     private let fronts: [Locked<Front>]
+    /// Cheap rings answered and not stored, a lane per loop.
+    private let unstoredCounts: CounterLanes
 
     /// A cache of at most `capacityBytes`: a store split evenly into `shards` locks, and a
     /// front for each of `loops` event loops. With ``Admission/second``, each shard keeps a
@@ -181,6 +184,7 @@ public final class ResponseCache: Sendable {
                         ? Doorkeeper(bits: max(4096, shardBudget / Self.doorkeeperBytesPerBit)) : nil))
         }
         self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
+        unstoredCounts = CounterLanes(lanes: max(1, loops), counters: 1)
     }
 
     private func shard(for query: Query) -> Locked<Storage> {
@@ -192,24 +196,37 @@ public final class ResponseCache: Sendable {
     /// The entry for a request seen before, counting a hit when found: the loop's front first,
     /// then the store. Not found, the caller finds the ring by its digest, or renders and
     /// ``insert(_:key:)``s it, which counts the miss: each request counts once.
-    public func lookup(query: Query, loop: Int = 0) -> Entry? {
+    ///
+    /// With ``Admission/second`` the query is marked as asked for, in the doorkeeper of the
+    /// shard its aliases are in, under the lock the alias lookup takes anyway. A query asked
+    /// for the first time has no alias, so its shard's alias table is not read: a new URL
+    /// costs its loop's front and two bits, not three probes of tables every loop shares,
+    /// whose places come from memory (docs/performance.md). A query remembered before the
+    /// doorkeeper was last cleared looks new once: its ring is rendered again (and, if cheap,
+    /// dropped), and its next request finds the alias.
+    public func find(query: Query, loop: Int = 0) -> QueryLookup {
+        let slot = QuerySlot(hash: query.hash)
         let cached = front(loop).withLock { front -> Entry? in
-            guard let found = front.entries.value(for: QuerySlot(hash: query.hash)), query.isSame(as: found.alias)
-            else { return nil }
+            guard let found = front.entries.value(for: slot), query.isSame(as: found.alias) else { return nil }
             front.hits += 1
             return found.entry
         }
-        if let cached { return cached }
-        let key = shard(for: query).withLock { storage -> Key? in
-            guard let alias = storage.aliases.value(for: QuerySlot(hash: query.hash)), query.isSame(as: alias) else {
-                return nil
-            }
-            return alias.key
+        if let cached { return .found(cached) }
+        let (key, firstAsked) = shard(for: query).withLock { storage -> (Key?, Bool) in
+            if storage.seen?.see(slot.slot) == false { return (nil, true) }
+            guard let alias = storage.aliases.value(for: slot), query.isSame(as: alias) else { return (nil, false) }
+            return (alias.key, false)
         }
-        guard let key else { return nil }
+        guard let key else { return .absent(firstAsked: firstAsked) }
         let entry = shard(for: key).withLock { Self.stored(key, in: &$0) }
-        if let entry { promote(query, to: key, entry: entry, loop: loop) }
-        return entry
+        guard let entry else { return .absent(firstAsked: false) }
+        promote(query, to: key, entry: entry, loop: loop)
+        return .found(entry)
+    }
+
+    /// ``find(query:loop:)``'s entry, if it found one.
+    public func lookup(query: Query, loop: Int = 0) -> Entry? {
+        if case .found(let entry) = find(query: query, loop: loop) { entry } else { nil }
     }
 
     /// The entry for a ring already rendered, for this query or another; remembers `query` as
@@ -228,26 +245,14 @@ public final class ResponseCache: Sendable {
     }
 
     /// The bytes of a shard's budget per bit of its ``Doorkeeper``: a default ring costs about
-    /// 2 KB of budget, so a ring for every eight bits stands for about four times the rings a shard
-    /// holds, and 64 MiB of cache keep 128 KiB of bits.
+    /// 2 KB of budget, so a query for every eight bits stands for about four times the rings a
+    /// shard holds, and 64 MiB of cache keep 128 KiB of bits.
     static let doorkeeperBytesPerBit = 64
 
-    /// The entry for a ring already rendered, for this query or another (remembering `query`
-    /// as a way to it and counting a hit, as ``lookup(key:aliasing:loop:)``); else whether to
-    /// store it once rendered: always when not `cheap` or with ``Admission/first``, and with
-    /// ``Admission/second`` when the ring was asked for before. A cheap ring not stored is
-    /// counted in ``Statistics/unstored``. One lock, the one the lookup takes anyway.
-    public func find(key: Key, aliasing query: Query, loop: Int = 0, cheap: Bool) -> KeyLookup {
-        let found = shard(for: key).withLock { storage -> KeyLookup in
-            if let entry = Self.stored(key, in: &storage) { return .found(entry) }
-            // Marked whether cheap or not: a costly ring's bit tells nothing wrong later.
-            let seen = storage.seen?.see(key.slot) ?? true
-            if !cheap || seen { return .absent(store: true) }
-            storage.unstored += 1
-            return .absent(store: false)
-        }
-        if case .found = found { remember(query, as: key) }
-        return found
+    /// Counts a cheap ring rendered, answered and not stored (its query asked for the first
+    /// time), in loop `loop`'s lane: ``Statistics/unstored``.
+    public func countUnstored(loop: Int = 0) {
+        unstoredCounts.add(1, to: 0, lane: loop % unstoredCounts.count)
     }
 
     /// Stores `entry` under `key`. The query that made it is not remembered yet: a query is
@@ -318,7 +323,6 @@ public final class ResponseCache: Sendable {
             shard.withLock {
                 total.hits += $0.hits
                 total.misses += $0.misses
-                total.unstored += $0.unstored
                 total.evictions += $0.responses.evictions + $0.aliases.evictions
                 total.bytes += $0.responses.totalCost + $0.aliases.totalCost
                 total.entries += $0.responses.count
@@ -330,6 +334,7 @@ public final class ResponseCache: Sendable {
                 total.bytes += $0.entries.totalCost
             }
         }
+        total.unstored = unstoredCounts.sum(0)
         return total
     }
 }

@@ -206,9 +206,12 @@ public final class RingService: HTTPResponder {
     {
         let query = ResponseCache.Query(request.query, format: format.rawValue)
         let loop = request.eventLoop
-        if let entry = cache.lookup(query: query, loop: loop) {
+        let firstAsked: Bool
+        switch cache.find(query: query, loop: loop) {
+        case .found(let entry):
             if entry.isErrorImage { metrics.recordRenderError(format == .svg ? .svg : .png) }
             return .now(Self.select(entry, for: request), hit: true)
+        case .absent(let first): firstAsked = first
         }
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
@@ -222,15 +225,18 @@ public final class RingService: HTTPResponder {
                 errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
         }
         if spec.isLive { return live(spec, request: request, format: format, reply: reply, started: started) }
-        return ring(spec, query: query, request: request, format: format, reply: reply, started: started)
+        return ring(
+            spec, query: query, request: request, format: format, reply: reply, started: started,
+            firstAsked: firstAsked)
     }
 
     /// A valid ring: its entry by digest, or its render, inline or on the pool. `query` is
     /// what the entry is remembered under: the request's own, or for a live ring the query
     /// of the ring its values make (`live` then gives the answer the live ring's caching).
+    /// `firstAsked`: the query is asked for the first time (``ResponseCache/QueryLookup``).
     func ring(
         _ spec: consuming RingSpec, query: ResponseCache.Query, request: HTTPRequest, format: ImageFormat,
-        reply: HTTPReply?, started: Double, live: LiveFreshness? = nil
+        reply: HTTPReply?, started: Double, live: LiveFreshness? = nil, firstAsked: Bool = false
     ) -> ImageOutcome {
         // Moved, not copied: a copy of a spec retains each of its many fields, and releases them.
         var spec = spec
@@ -251,12 +257,17 @@ public final class RingService: HTTPResponder {
         }
         let admission = admission(image.spec, image, format: format)
         let inline = admission.cost <= Double(configuration.inlineRenderMicroseconds)
-        // A cheap ring asked for the first time is answered and not stored (ResponseCache.Admission).
+        // A cheap ring whose query is asked for the first time is answered and not stored
+        // (ResponseCache.Admission), and not looked for by digest: rendering it again costs
+        // about what finding it would, and most such rings are nowhere to be found.
         let cheap = format == .svg && inline
-        let store: Bool
-        switch cache.find(key: key, aliasing: query, loop: loop, cheap: cheap) {
-        case .found(let entry): return .now(respond(entry, to: request, live: live), hit: false)
-        case .absent(let storing): store = storing
+        let store = !(cheap && firstAsked)
+        if store {
+            if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
+                return .now(respond(entry, to: request, live: live), hit: false)
+            }
+        } else {
+            cache.countUnstored(loop: loop)
         }
         if let refusal = admission.refusal {
             return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)

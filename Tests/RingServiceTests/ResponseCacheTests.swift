@@ -53,28 +53,31 @@ import Testing
         #expect(statistics.hits == 2)
     }
 
-    /// What `find` tells the service with each admission: a cheap ring is stored on its second
-    /// request with `.second`, on its first with `.first`; a costly one always on its first.
-    @Test func findSaysWhenToStore() {
-        func store(_ lookup: ResponseCache.KeyLookup) -> Bool? {
-            if case .absent(let store) = lookup { store } else { nil }
+    /// What `find(query:)` tells the service with each admission: with `.second` a query is
+    /// new (`firstAsked`, and a cheap ring is answered and dropped) the first time it is asked
+    /// for and not the second; with `.first` never. Asked for again, a query is remembered
+    /// when its ring is found by digest, and found by its text from then on.
+    @Test func findSaysWhenAQueryIsNew() {
+        func firstAsked(_ lookup: ResponseCache.QueryLookup) -> Bool? {
+            if case .absent(let first) = lookup { first } else { nil }
         }
         let second = ResponseCache(capacityBytes: 1 << 20, admission: .second)
-        #expect(store(second.find(key: key(1), aliasing: query("p=1"), cheap: true)) == false)
-        #expect(store(second.find(key: key(1), aliasing: query("p=1"), cheap: true)) == true)
-        #expect(store(second.find(key: key(2), aliasing: query("p=2"), cheap: false)) == true)
-        #expect(second.statistics.unstored == 1)
+        #expect(firstAsked(second.find(query: query("p=1"))) == true)
+        #expect(firstAsked(second.find(query: query("p=1"))) == false)
+        #expect(firstAsked(second.find(query: query("p=2"))) == true)
+        // The same text in another format is another query.
+        #expect(firstAsked(second.find(query: query("p=1", format: 1))) == true)
+        second.countUnstored(loop: 0)
+        second.countUnstored(loop: 5)
+        #expect(second.statistics.unstored == 2)
         let stored = entry(10)
         second.insert(stored, key: key(1))
-        guard case .found(let found) = second.find(key: key(1), aliasing: query("p=1.0"), cheap: true) else {
-            Issue.record("a stored ring is found")
-            return
-        }
-        #expect(found === stored)
-        // Found by digest, the query is remembered: the next request is found by its text.
+        #expect(firstAsked(second.find(query: query("p=1.0"))) == true)
+        #expect(firstAsked(second.find(query: query("p=1.0"))) == false)
+        #expect(second.lookup(key: key(1), aliasing: query("p=1.0")) === stored)
         #expect(second.lookup(query: query("p=1.0")) === stored)
         let first = ResponseCache(capacityBytes: 1 << 20, admission: .first)
-        #expect(store(first.find(key: key(1), aliasing: query("p=1"), cheap: true)) == true)
+        #expect(firstAsked(first.find(query: query("p=1"))) == false)
         #expect(first.statistics.unstored == 0)
     }
 

@@ -315,10 +315,11 @@ final class InProcessService {
         }
     }
 
-    /// A new SVG is stored the second time it is asked for: the first answer is rendered and
-    /// dropped, the second rendered again and stored with its text, and from then on the
-    /// repeated URL and another spelling of the same ring are both found (the second spelling
-    /// by the ring's digest, then by its own text).
+    /// A new SVG is stored the second time its URL is asked for: the first answer is rendered
+    /// and dropped, the second rendered again and stored with its text, and from then on the
+    /// URL is found by its text. Another spelling of the same ring is a new URL: rendered and
+    /// dropped the first time (not looked for by digest), found by digest the second, and by
+    /// its own text from then on.
     @Test func storesANewRingWhenAskedForAgain() throws {
         let harness = try InProcessService()
         _ = try harness.get("/ring.svg?p=33")
@@ -327,14 +328,18 @@ final class InProcessService {
         _ = try harness.get("/ring.svg?p=33")
         #expect(harness.service.cache.statistics.entries == 1)
         _ = try harness.get("/ring.svg?p=33")
+        #expect(harness.service.cache.statistics.hits == 1)
+        _ = try harness.get("/ring.svg?p=33.0")
+        #expect(harness.service.cache.statistics.hits == 1)
+        #expect(harness.service.cache.statistics.unstored == 2)
         _ = try harness.get("/ring.svg?p=33.0")
         _ = try harness.get("/ring.svg?p=33.0")
         let statistics = harness.service.cache.statistics
         #expect(statistics.hits == 3)
         #expect(statistics.misses == 1)
-        #expect(statistics.unstored == 1)
+        #expect(statistics.unstored == 2)
         #expect(statistics.entries == 1)
-        #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 2\n"))
+        #expect(try harness.get("/metrics").text.contains("ring_render_seconds_count{format=\"svg\"} 3\n"))
     }
 
     /// The answer made without an entry (first request) is the one the stored entry gives
