@@ -136,26 +136,33 @@ public struct RingImage: Sendable {
         _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest,
         into writer: inout ByteWriter
     ) {
-        writer.append("\"")
+        // Few appends, each a call into RingCore: a new SVG's tag is written on every new ring.
+        writer.append(byte: UInt8(ascii: "\""))
         writer.append(kind)
         writer.append(integer: format.rendererVersion)
-        writer.append(byte: UInt8(ascii: "-"))
-        writer.append(format == .svg ? "svg" : "png")
-        if format == .png, scale > 1 {
-            writer.append("@")
-            writer.append(integer: scale)
-            writer.append("x")
-        }
-        if format == .png, let tag = fonts.tag {
-            let digits = Array("0123456789abcdef".utf8)
-            writer.append("-f")
-            for shift in stride(from: 28, through: 0, by: -4) {
-                writer.append(byte: digits[Int(tag >> UInt64(shift) & 0xF)])
+        let fontTag = format == .png ? fonts.tag : nil
+        if format == .svg {
+            writer.append("-svg-")
+        } else if scale == 1, fontTag == nil {
+            writer.append("-png-")
+        } else {
+            writer.append("-png")
+            if scale > 1 {
+                writer.append("@")
+                writer.append(integer: scale)
+                writer.append("x")
             }
+            if let fontTag {
+                let digits = Array("0123456789abcdef".utf8)
+                writer.append("-f")
+                for shift in stride(from: 28, through: 0, by: -4) {
+                    writer.append(byte: digits[Int(fontTag >> UInt64(shift) & 0xF)])
+                }
+            }
+            writer.append(byte: UInt8(ascii: "-"))
         }
-        writer.append(byte: UInt8(ascii: "-"))
         digest.write(hexInto: &writer)
-        writer.append("\"")
+        writer.append(byte: UInt8(ascii: "\""))
     }
 
     /// The image that answers a query refused with `message`, laid out for the box the query
