@@ -161,6 +161,7 @@ public final class ResponseCache: Sendable {
     /// When new rings are stored.
     public let admission: Admission
     private let shards: [Locked<Storage>]
+    private let shardReferences: [Unmanaged<Locked<Storage>>]
     private let fronts: [Locked<Front>]
     /// Cheap rings answered and not stored, a lane per loop.
     private let unstoredCounts: CounterLanes
@@ -183,14 +184,28 @@ public final class ResponseCache: Sendable {
                     seen: admission == .second
                         ? Doorkeeper(bits: max(4096, shardBudget / Self.doorkeeperBytesPerBit)) : nil))
         }
+        self.shardReferences = self.shards.map { Unmanaged.passUnretained($0) }
         self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
         unstoredCounts = CounterLanes(lanes: max(1, loops), counters: 1)
     }
 
-    private func shard(for query: Query) -> Locked<Storage> {
-        shards[Int(UInt(bitPattern: query.hash) % UInt(shards.count))]
+    /// Runs `body` under the lock of the shard `query`'s aliases are in.
+    private func withShard<Result>(for query: Query, _ body: (inout Storage) -> Result) -> Result {
+        withShard(Int(UInt(bitPattern: query.hash) % UInt(shardReferences.count)), body)
     }
-    private func shard(for key: Key) -> Locked<Storage> { shards[Int(key.digest.low % UInt64(shards.count))] }
+
+    /// Runs `body` under the lock of the shard `key`'s response is in.
+    private func withShard<Result>(for key: Key, _ body: (inout Storage) -> Result) -> Result {
+        withShard(Int(key.digest.low % UInt64(shardReferences.count)), body)
+    }
+
+    /// Through an unretained reference: every loop takes every shard, and retaining one wrote
+    /// its object's reference count, a cache line the cores then passed between them on each
+    /// new ring. `shards` keeps them alive as long as the cache.
+    private func withShard<Result>(_ index: Int, _ body: (inout Storage) -> Result) -> Result {
+        shardReferences[index]._withUnsafeGuaranteedRef { $0.withLock(body) }
+    }
+
     private func front(_ loop: Int) -> Locked<Front> { fronts[loop % fronts.count] }
 
     /// The entry for a request seen before, counting a hit when found: the loop's front first,
@@ -212,13 +227,13 @@ public final class ResponseCache: Sendable {
             return found.entry
         }
         if let cached { return .found(cached) }
-        let (key, firstAsked) = shard(for: query).withLock { storage -> (Key?, Bool) in
+        let (key, firstAsked) = withShard(for: query) { storage -> (Key?, Bool) in
             if storage.seen?.see(slot.slot) == false { return (nil, true) }
             guard let alias = storage.aliases.value(for: slot), query.isSame(as: alias) else { return (nil, false) }
             return (alias.key, false)
         }
         guard let key else { return .absent(firstAsked: firstAsked) }
-        let entry = shard(for: key).withLock { Self.stored(key, in: &$0) }
+        let entry = withShard(for: key) { Self.stored(key, in: &$0) }
         guard let entry else { return .absent(firstAsked: false) }
         promote(query, to: key, entry: entry, loop: loop)
         return .found(entry)
@@ -232,7 +247,7 @@ public final class ResponseCache: Sendable {
     /// The entry for a ring already rendered, for this query or another; remembers `query` as
     /// a way to it, and counts a hit, when found.
     public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
-        guard let entry = shard(for: key).withLock({ Self.stored(key, in: &$0) }) else { return nil }
+        guard let entry = withShard(for: key, { Self.stored(key, in: &$0) }) else { return nil }
         remember(query, as: key)
         return entry
     }
@@ -260,7 +275,7 @@ public final class ResponseCache: Sendable {
     /// by its digest, so a URL asked for once costs the store no alias, and a flood of new URLs
     /// pushes no alias of a popular one out (docs/architecture.md).
     public func insert(_ entry: Entry, key: Key) {
-        shard(for: key).withLock {
+        withShard(for: key) {
             $0.misses += 1
             $0.responses.insert(entry, for: key, cost: entry.cost)
         }
@@ -269,7 +284,7 @@ public final class ResponseCache: Sendable {
     /// Keeps `query` in the store as a way to reach `key`.
     public func remember(_ query: Query, as key: Key) {
         let alias = Alias(text: query.text, format: query.format, key: key)
-        shard(for: query).withLock {
+        withShard(for: query) {
             $0.aliases.insert(alias, for: QuerySlot(hash: query.hash), cost: Self.aliasCost(query))
         }
     }
