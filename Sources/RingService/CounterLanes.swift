@@ -27,6 +27,11 @@ final class CounterLanes: @unchecked Sendable {
         base[lane * stride + counter].add(value, ordering: .relaxed)
     }
 
+    /// Adds 1 and returns the lane's new value.
+    func increment(_ counter: Int, lane: Int) -> Int {
+        base[lane * stride + counter].wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
     func sum(_ counter: Int) -> Int {
         (0..<count).reduce(0) { $0 + base[$1 * stride + counter].load(ordering: .relaxed) }
     }

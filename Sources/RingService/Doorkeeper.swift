@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which queries the response cache has been asked for before: bits set by a query's seeded
 /// hash (``ResponseCache/QuerySlot``), so that a cheap ring is stored the second time its URL
 /// is asked for, not the first.
@@ -12,57 +14,93 @@
 /// by URL as this does: checked before the query is parsed, a URL asked for the first time is
 /// not looked for in the shared tables at all (``ResponseCache/find(query:loop:)``).
 ///
-/// A query sets two bits, at two places its slot picks, and counts as seen when both are set.
-/// Both can have been set by other queries (a false positive): its ring is then stored on its
-/// first request, as every ring was before, which is harmless but costs an entry and an
-/// eviction. The filter is cleared when ``limit`` queries have marked it, so it keeps saying
-/// "seen" for queries asked for within about that many others. With one bit a query and the
-/// same window, a new one looked seen as often as a bit was set: up to 1 in 8.5 at the end of a
-/// window and 1 in 17 on average (1 in 18 of the benchmark's new rings were stored). With two,
-/// up to 22 % of the bits are set, and a query looks seen only when both its places are: up to
-/// 1 in 20, and 1 in 58 on average, for the same memory and window. Not thread-safe: each cache
-/// shard keeps one behind its lock.
-struct Doorkeeper {
-    private var words: [UInt64]
+/// A query sets two bits, both in one 64-bit word its slot picks (one cache miss for a new
+/// query, not two in a row), and counts as seen when both are set. Both can have been set by
+/// other queries (a false positive): its ring is then stored on its first request, as every
+/// ring was before, which is harmless but costs an entry and an eviction. The filter is cleared
+/// when ``limit`` queries have marked it, so it keeps saying "seen" for queries asked for
+/// within about that many others. With one bit a query and the same window, a new one looked
+/// seen as often as a bit was set: up to 1 in 8.5 at the end of a window and 1 in 17 on
+/// average (1 in 18 of the benchmark's new rings were stored). With two, up to 22 % of the
+/// bits are set, and a query looks seen only when both its bits are: in a simulation of this
+/// layout, 1 in 19 at the end of a window and 1 in 50 on average (1 in 53 with the two bits
+/// anywhere in the filter, two misses), for the same memory and window.
+///
+/// One filter serves every loop, without a lock: its words are atomics, read, then set with an
+/// atomic OR, and a query looks new only if the OR found one of its bits clear, so of two
+/// loops marking the same new URL at once, one sees it new. Each loop counts its marks in a
+/// lane of its own and adds them to the window's count a batch at a time, so loops do not all
+/// write one counter line on every new URL; the window is then exact to within a batch a loop
+/// (under 2 % of it). Clearing races with marking, and a mark lost that way only makes its URL
+/// look new once more.
+final class Doorkeeper: @unchecked Sendable {
+    private let words: UnsafeMutablePointer<Atomic<UInt64>>
+    private let wordCount: Int
     private let mask: UInt64
-    /// Queries marked since the last clearing.
-    private(set) var marked = 0
     /// How many queries may mark the filter before it is cleared: one for every eight bits.
     let limit: Int
-    /// How many times the bits have been cleared.
-    private(set) var clearings = 0
+    /// Marks not yet added to ``marked``, a lane a loop.
+    private let pending: CounterLanes
+    /// Marks a lane adds to the window's count at once: 1 with one lane (exact).
+    private let batch: Int
+    private let window = Atomic<Int>(0)
+    private let clearingCount = Atomic<Int>(0)
 
-    /// A filter of at least `bits` bits (a power of two, at least 64).
-    init(bits: Int) {
+    /// A filter of at least `bits` bits (a power of two, at least 64), marked by `lanes` loops.
+    init(bits: Int, lanes: Int = 1) {
         var size = 64
         while size < bits, size < 1 << 30 { size <<= 1 }
-        words = [UInt64](repeating: 0, count: size / 64)
+        wordCount = size / 64
         mask = UInt64(size - 1)
         limit = size / 8
+        pending = CounterLanes(lanes: max(1, lanes), counters: 1)
+        batch = lanes <= 1 ? 1 : max(1, limit / 64 / lanes)
+        words = UnsafeMutableRawPointer.allocate(byteCount: wordCount * 8, alignment: 128)
+            .bindMemory(to: Atomic<UInt64>.self, capacity: wordCount)
+        for index in 0..<wordCount { (words + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        words.deinitialize(count: wordCount)
+        words.deallocate()
     }
 
     /// How many bits the filter has.
-    var bits: Int { words.count * 64 }
+    var bits: Int { wordCount * 64 }
 
-    /// Marks `slot` as seen; returns whether it was already (a ring asked for before, or a
-    /// false positive).
-    mutating func see(_ slot: UInt64) -> Bool {
-        // Two places from bits the cache's table does not place by (it uses the bottom ones):
-        // 20 and up, and 42 and up. Overlapping only past 2^22 bits, they stay two different
-        // functions of a uniform slot.
-        let first = (slot >> 20) & mask
-        let second = (slot >> 42 | slot << 22) & mask
-        let (firstWord, firstFlag) = (Int(truncatingIfNeeded: first >> 6), UInt64(1) << (first & 63))
-        let (secondWord, secondFlag) = (Int(truncatingIfNeeded: second >> 6), UInt64(1) << (second & 63))
-        if words[firstWord] & firstFlag != 0, words[secondWord] & secondFlag != 0 { return true }
-        if marked == limit {
-            words.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
-            marked = 0
-            clearings += 1
-        }
-        words[firstWord] |= firstFlag
-        words[secondWord] |= secondFlag
-        marked += 1
-        return false
+    /// Marks counted in the window since the last clearing (a lane's last batch aside).
+    var marked: Int { window.load(ordering: .relaxed) }
+
+    /// How many times the bits have been cleared.
+    var clearings: Int { clearingCount.load(ordering: .relaxed) }
+
+    /// Marks `slot` as seen, for loop `lane`; returns whether it was already (a query asked
+    /// for before, or a false positive).
+    func see(_ slot: UInt64, lane: Int = 0) -> Bool {
+        let (word, flags) = Self.place(slot, mask: mask)
+        if words[word].load(ordering: .relaxed) & flags == flags { return true }
+        // Counted first: the mark that overfills the window clears it and is the next one's first.
+        count(lane: lane)
+        return words[word].bitwiseOr(flags, ordering: .relaxed).oldValue & flags == flags
+    }
+
+    private func count(lane: Int) {
+        guard pending.increment(0, lane: lane % pending.count) % batch == 0 else { return }
+        let counted = window.wrappingAdd(batch, ordering: .relaxed).newValue
+        guard counted > limit, window.compareExchange(expected: counted, desired: batch, ordering: .relaxed).exchanged
+        else { return }
+        for index in 0..<wordCount { words[index].store(0, ordering: .relaxed) }
+        clearingCount.wrappingAdd(1, ordering: .relaxed)
+    }
+
+    /// A query's word and its two bits in it: one place in memory, so a new query waits for
+    /// one cache miss, not two in a row. The word from bits 26 and up of the slot (the cache's
+    /// tables place by the bottom ones), the bits from bits 0–11 of what is left above it
+    /// scrambled apart from the word's: two different bits of 64.
+    private static func place(_ slot: UInt64, mask: UInt64) -> (word: Int, flags: UInt64) {
+        let word = Int(truncatingIfNeeded: (slot >> 26) & (mask >> 6))
+        let first = (slot >> 52) & 63
+        let second = (first + 1 + (slot >> 58) % 63) & 63
+        return (word, UInt64(1) << first | UInt64(1) << second)
     }
 }

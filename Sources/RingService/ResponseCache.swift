@@ -119,9 +119,6 @@ public final class ResponseCache: Sendable {
         var responses: LRUCache<Key, Entry>
         /// By ``Query/hash``; the alias holds the full text to compare.
         var aliases: LRUCache<QuerySlot, Alias>
-        /// The queries of this shard (by ``Query/hash``) asked for before, when cheap rings
-        /// wait for their second request.
-        var seen: Doorkeeper?
         var hits = 0
         var misses = 0
     }
@@ -161,16 +158,20 @@ public final class ResponseCache: Sendable {
     /// When new rings are stored.
     public let admission: Admission
     private let shards: [Locked<Storage>]
+    /// The queries asked for before, when cheap rings wait for their second request; taken
+    /// unretained on every new URL (as the shards are), `doorkeeperOwner` keeping it alive.
+    private let doorkeeper: Unmanaged<Doorkeeper>?
+    private let doorkeeperOwner: Doorkeeper?
     private let shardReferences: [Unmanaged<Locked<Storage>>]
     private let fronts: [Locked<Front>]
     /// Cheap rings answered and not stored, a lane per loop.
     private let unstoredCounts: CounterLanes
 
     /// A cache of at most `capacityBytes`: a store split evenly into `shards` locks, and a
-    /// front for each of `loops` event loops. With ``Admission/second``, each shard keeps a
-    /// ``Doorkeeper`` of one bit per ``doorkeeperBytesPerBit`` bytes of its budget (at least
-    /// 4 096): one ring marking it for every eight bits, about four times the rings the shard
-    /// can hold, clears it.
+    /// front for each of `loops` event loops. With ``Admission/second``, a ``Doorkeeper`` of one
+    /// bit per ``doorkeeperBytesPerBit`` bytes of each shard's budget (at least 4 096 a shard):
+    /// one query marking it for every eight bits, about four times the rings the store can
+    /// hold, clears it.
     public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1, admission: Admission = .first) {
         capacity = capacityBytes
         self.admission = admission
@@ -180,10 +181,11 @@ public final class ResponseCache: Sendable {
             Locked(
                 Storage(
                     responses: LRUCache(capacity: shardBudget - shardBudget / 8),
-                    aliases: LRUCache(capacity: shardBudget / 8),
-                    seen: admission == .second
-                        ? Doorkeeper(bits: max(4096, shardBudget / Self.doorkeeperBytesPerBit)) : nil))
+                    aliases: LRUCache(capacity: shardBudget / 8)))
         }
+        let doorkeeperBits = max(1, shards) * max(4096, shardBudget / Self.doorkeeperBytesPerBit)
+        doorkeeperOwner = admission == .second ? Doorkeeper(bits: doorkeeperBits, lanes: max(1, loops)) : nil
+        doorkeeper = doorkeeperOwner.map { Unmanaged.passUnretained($0) }
         self.shardReferences = self.shards.map { Unmanaged.passUnretained($0) }
         self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
         unstoredCounts = CounterLanes(lanes: max(1, loops), counters: 1)
@@ -212,11 +214,11 @@ public final class ResponseCache: Sendable {
     /// then the store. Not found, the caller finds the ring by its digest, or renders and
     /// ``insert(_:key:)``s it, which counts the miss: each request counts once.
     ///
-    /// With ``Admission/second`` the query is marked as asked for, in the doorkeeper of the
-    /// shard its aliases are in, under the lock the alias lookup takes anyway. A query asked
-    /// for the first time has no alias, so its shard's alias table is not read: a new URL
-    /// costs its loop's front and two bits, not three probes of tables every loop shares,
-    /// whose places come from memory (docs/performance.md). A query remembered before the
+    /// With ``Admission/second`` the query is marked as asked for in the ``Doorkeeper``, which
+    /// takes no lock. A query asked for the first time has no alias, so no shard is locked or
+    /// read: a new URL costs its loop's front and two bits, not three probes of tables every
+    /// loop shares, whose places come from memory, and the lines of their locks
+    /// (docs/performance.md). A query remembered before the
     /// doorkeeper was last cleared looks new once: its ring is rendered again (and, if cheap,
     /// dropped), and its next request finds the alias.
     public func find(query: Query, loop: Int = 0) -> QueryLookup {
@@ -227,12 +229,14 @@ public final class ResponseCache: Sendable {
             return found.entry
         }
         if let cached { return .found(cached) }
-        let (key, firstAsked) = withShard(for: query) { storage -> (Key?, Bool) in
-            if storage.seen?.see(slot.slot) == false { return (nil, true) }
-            guard let alias = storage.aliases.value(for: slot), query.isSame(as: alias) else { return (nil, false) }
-            return (alias.key, false)
+        if let doorkeeper, !doorkeeper._withUnsafeGuaranteedRef({ $0.see(slot.slot, lane: loop) }) {
+            return .absent(firstAsked: true)
         }
-        guard let key else { return .absent(firstAsked: firstAsked) }
+        let key = withShard(for: query) { storage -> Key? in
+            guard let alias = storage.aliases.value(for: slot), query.isSame(as: alias) else { return nil }
+            return alias.key
+        }
+        guard let key else { return .absent(firstAsked: false) }
         let entry = withShard(for: key) { Self.stored(key, in: &$0) }
         guard let entry else { return .absent(firstAsked: false) }
         promote(query, to: key, entry: entry, loop: loop)
