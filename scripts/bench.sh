@@ -149,9 +149,10 @@ dh=$(median "${dispatch_hit[@]}"); dc=$(median "${dispatch_cpu[@]}")
 
 # The miss's floor is measured beside each miss round, not a minute before: a hit round just
 # before it, and what its rings cost in process (ring-bench) just after, on a machine whose
-# speed drifts from minute to minute.
+# speed drifts from minute to minute. Three rounds, so that each figure is a true median: on
+# a shared machine one round in a few runs at two thirds of its neighbours' speed.
 declare -a ring_miss nginx_miss ring_miss_cpu dispatch_miss dispatch_miss_cpu floor_hit floor_parse floor_render
-for round in 1 2; do
+for round in 1 2 3; do
     run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; floor_hit+=("$cpu")
     run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     ring_miss+=("$rps"); ring_miss_cpu+=("$cpu")
