@@ -39,9 +39,11 @@ final class Doorkeeper: @unchecked Sendable {
     private let mask: UInt64
     /// How many queries may mark the filter before it is cleared: one for every eight bits.
     let limit: Int
-    /// Marks not yet added to ``marked``, a lane a loop.
+    /// Each loop's marks, counted in its own lane; each time a lane's count reaches a multiple
+    /// of ``batch``, the batch is added to the window.
     private let pending: CounterLanes
-    /// Marks a lane adds to the window's count at once: 1 with one lane (exact).
+    /// Marks a lane adds to the window at once: 1 with one lane (exact), else 1/64 of a lane's
+    /// share of the window.
     private let batch: Int
     private let window = Atomic<Int>(0)
     private let clearingCount = Atomic<Int>(0)
@@ -95,8 +97,9 @@ final class Doorkeeper: @unchecked Sendable {
 
     /// A query's word and its two bits in it: one place in memory, so a new query waits for
     /// one cache miss, not two in a row. The word from bits 26 and up of the slot (the cache's
-    /// tables place by the bottom ones), the bits from bits 0–11 of what is left above it
-    /// scrambled apart from the word's: two different bits of 64.
+    /// tables place by the bottom ones; at most 24 bits, up to bit 49, for the largest filter),
+    /// the first bit from bits 52–57 and the second from bits 58–63, counted on past the first
+    /// so that the two always differ.
     private static func place(_ slot: UInt64, mask: UInt64) -> (word: Int, flags: UInt64) {
         let word = Int(truncatingIfNeeded: (slot >> 26) & (mask >> 6))
         let first = (slot >> 52) & 63

@@ -218,9 +218,9 @@ public final class ResponseCache: Sendable {
     /// takes no lock. A query asked for the first time has no alias, so no shard is locked or
     /// read: a new URL costs its loop's front and two bits, not three probes of tables every
     /// loop shares, whose places come from memory, and the lines of their locks
-    /// (docs/performance.md). A query remembered before the
-    /// doorkeeper was last cleared looks new once: its ring is rendered again (and, if cheap,
-    /// dropped), and its next request finds the alias.
+    /// (docs/performance.md). A query remembered before the doorkeeper was last cleared looks
+    /// new once: its ring is rendered again (and, if cheap, dropped), and its next request
+    /// finds the alias.
     public func find(query: Query, loop: Int = 0) -> QueryLookup {
         let slot = QuerySlot(hash: query.hash)
         let cached = front(loop).withLock { front -> Entry? in
