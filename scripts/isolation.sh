@@ -194,11 +194,14 @@ flooder=$!
 sleep 0.5
 probe_all "flood of new live sources"
 wait $flooder || true
-read -r peak served < "$log/peak.txt"
+# Fetches still in flight may be answered while this reads: the host renames a whole file into
+# place, and a host that served nothing fails the check below by name.
+peak=none served=0
+if [ -s "$log/peak.txt" ]; then read -r peak served <"$log/peak.txt" || true; fi
 answered=$(awk '/requests in/ {print $1}' "$log/flood.txt")
 results=$(curl -s "http://127.0.0.1:$port/metrics" | awk '/^ring_source_fetches_total/ && $2 > 0 {printf " %s=%s", $1, $2}')
 echo "        source flood: $answered answers, $served documents served; fetches by result:$results"
-check "at most 4 fetches at once to the source host: $peak" le "$peak" 4
+check "at most 4 fetches at once to the source host: $peak" awk -v a="$peak" 'BEGIN {exit !(a ~ /^[0-9]+$/ && a <= 4)}'
 check "every fetch read its document ($results)" [ -z "$(echo "$results" | tr ' ' '\n' | grep -v 'result="ok"' | grep .)" ]
 kill "$documents_pid" 2>/dev/null || true
 stop_server

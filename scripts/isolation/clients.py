@@ -18,6 +18,7 @@
         connection, and keeps the most requests it held at once in PEAK_FILE (a live-values
         source).
 """
+import os
 import socket
 import sys
 import threading
@@ -185,10 +186,14 @@ def documents(port, delay, peak_file):
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+            # Written whole and renamed into place: the script may read the file while fetches
+            # still in flight are answered, and a truncated file read as empty once ended a CI
+            # run without a word.
             with lock:
                 state["served"] += 1
-                with open(peak_file, "w") as out:
+                with open(peak_file + ".new", "w") as out:
                     out.write(f"{state['peak']} {state['served']}\n")
+                os.replace(peak_file + ".new", peak_file)
 
         def log_message(self, *arguments):
             pass
