@@ -241,8 +241,9 @@ import Testing
     /// past it is turned away, and the bucket refills with time.
     @Test func fetchesToAHostAreRateLimited() throws {
         // Frozen: eight requests under a sanitizer took over 0.2 s, a token's refill at 5 a
-        // second, and a sixth fetch was let in.
-        let clock = SourceClock(frozen: true)
+        // second, and a sixth fetch was let in. At a day's uptime, where 0.4 s later minus
+        // now rounds to 0.39999999999 s: the refill must still give two tokens, not 1.99….
+        let clock = SourceClock(frozenAt: 86_400.3)
         let (service, documents) = try Self.live { configuration in
             configuration.sourceClock = clock
             configuration.sources.fetchesPerSecond = 5

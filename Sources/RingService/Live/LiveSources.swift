@@ -128,6 +128,10 @@ final class LiveSources: Sendable {
         return answer
     }
 
+    /// How far below a whole token still counts as one (``admit(_:into:policy:now:)``).
+    /// A millionth: a year of uptime puts the clock's rounding near 1e-8 tokens.
+    static let tokenRounding = 1e-6
+
     /// A fetch of `url` takes its host's slot (true: start it now) or a place in its queue
     /// (false), or nil when the queue is full.
     private static func admit(_ url: SourceURL, into state: inout State, policy: SourcePolicy, now: Double) -> Bool? {
@@ -136,8 +140,10 @@ final class LiveSources: Sendable {
         defer { state.hosts[url.host] = host }
         host.tokens = min(burst, host.tokens + (now - host.refilled) * policy.fetchesPerSecond)
         host.refilled = now
-        guard host.tokens >= 1 else { return nil }
-        host.tokens -= 1
+        // A whole token to within rounding: the time since the last refill is a difference of
+        // two large clock readings, and 0.4 s at 5 a second came out as 1.999… tokens.
+        guard host.tokens >= 1 - Self.tokenRounding else { return nil }
+        host.tokens = max(0, host.tokens - 1)
         if host.running < policy.perHost {
             host.running += 1
             return true
@@ -276,6 +282,11 @@ package final class SourceClock: Sendable, Equatable {
 
     package init(frozen: Bool = false) {
         stopped = frozen ? MonotonicClock.now() : nil
+    }
+
+    /// A clock stopped at `seconds` (tests: a reading whose differences round).
+    package init(frozenAt seconds: Double) {
+        stopped = seconds
     }
 
     package func now() -> Double { (stopped ?? MonotonicClock.now()) + offset.withLock { $0 } }
