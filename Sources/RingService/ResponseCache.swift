@@ -164,6 +164,10 @@ public final class ResponseCache: Sendable {
     private let doorkeeperOwner: Doorkeeper?
     private let shardReferences: [Unmanaged<Locked<Storage>>]
     private let fronts: [Locked<Front>]
+    /// The fronts, taken unretained like the shards: one loop's front object and the next's
+    /// are small neighbours in memory, and each loop's retain on every request wrote a line
+    /// the other's read. `fronts` keeps them alive.
+    private let frontReferences: [Unmanaged<Locked<Front>>]
     /// Cheap rings answered and not stored, a lane per loop.
     private let unstoredCounts: CounterLanes
 
@@ -188,6 +192,7 @@ public final class ResponseCache: Sendable {
         doorkeeper = doorkeeperOwner.map { Unmanaged.passUnretained($0) }
         self.shardReferences = self.shards.map { Unmanaged.passUnretained($0) }
         self.fronts = (0..<max(1, loops)).map { _ in Locked(Front(entries: LRUCache(capacity: frontBudget))) }
+        self.frontReferences = self.fronts.map { Unmanaged.passUnretained($0) }
         unstoredCounts = CounterLanes(lanes: max(1, loops), counters: 1)
     }
 
@@ -208,7 +213,10 @@ public final class ResponseCache: Sendable {
         shardReferences[index]._withUnsafeGuaranteedRef { $0.withLock(body) }
     }
 
-    private func front(_ loop: Int) -> Locked<Front> { fronts[loop % fronts.count] }
+    /// Runs `body` under the lock of loop `loop`'s front.
+    private func withFront<Result>(_ loop: Int, _ body: (inout Front) -> Result) -> Result {
+        frontReferences[loop % frontReferences.count]._withUnsafeGuaranteedRef { $0.withLock(body) }
+    }
 
     /// The entry for a request seen before, counting a hit when found: the loop's front first,
     /// then the store. Not found, the caller finds the ring by its digest, or renders and
@@ -223,7 +231,7 @@ public final class ResponseCache: Sendable {
     /// finds the alias.
     public func find(query: Query, loop: Int = 0) -> QueryLookup {
         let slot = QuerySlot(hash: query.hash)
-        let cached = front(loop).withLock { front -> Entry? in
+        let cached = withFront(loop) { front -> Entry? in
             guard let found = front.entries.value(for: slot), query.isSame(as: found.alias) else { return nil }
             front.hits += 1
             return found.entry
@@ -297,7 +305,7 @@ public final class ResponseCache: Sendable {
     /// gets there, so rings requested once never push popular ones out of a front.
     private func promote(_ query: Query, to key: Key, entry: Entry, loop: Int) {
         let alias = Alias(text: query.text, format: query.format, key: key)
-        front(loop).withLock {
+        withFront(loop) {
             $0.entries.insert(
                 FrontEntry(alias: alias, entry: entry), for: QuerySlot(hash: query.hash),
                 cost: Self.aliasCost(query) + entry.cost)

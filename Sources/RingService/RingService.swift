@@ -29,9 +29,14 @@ public final class RingService: HTTPResponder {
     package let pngRenders: RenderGate
     /// Where renders too costly for an event loop run.
     package let pool: RenderPool
+    /// The configured fonts, a copy for each event loop (``LabelFonts/init(copying:)``): every
+    /// new ring's image retains them, and one object for all loops cost each new SVG a cache
+    /// line from the other core.
+    private let loopFonts: [LabelFonts]
 
     public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
+        self.loopFonts = (0..<max(1, configuration.eventLoops)).map { _ in LabelFonts(copying: configuration.fonts) }
         self.metrics = Metrics(loops: configuration.eventLoops)
         self.cache = ResponseCache(
             capacityBytes: configuration.cacheBytes, shards: configuration.cacheShards, loops: configuration.eventLoops,
@@ -142,6 +147,9 @@ public final class RingService: HTTPResponder {
         return finish(request, endpoint.route, Self.conditional(response, for: request), "-", started)
     }
 
+    /// Event loop `loop`'s copy of the fonts.
+    func fonts(_ loop: Int) -> LabelFonts { loopFonts[loop % loopFonts.count] }
+
     /// Counts and logs an answer, and passes it on.
     func finish(
         _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cacheState: String,
@@ -250,7 +258,7 @@ public final class RingService: HTTPResponder {
         do throws(RingImage.Refusal) {
             image = try RingImage(
                 valid: consume spec, format: format.image, digest: digest, limits: configuration.raster,
-                fonts: configuration.fonts)
+                fonts: fonts(loop))
         } catch {
             return .now(
                 errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
@@ -427,7 +435,7 @@ public final class RingService: HTTPResponder {
     ) -> HTTPResponse {
         metrics.recordRenderError(format == .svg ? .svg : .png)
         let answer = RingImage.error(
-            message: message, query: query.text, format: format.image, fonts: configuration.fonts)
+            message: message, query: query.text, format: format.image, fonts: fonts(request.eventLoop))
         guard remember else {
             let entry = Self.makeEntry(
                 body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),

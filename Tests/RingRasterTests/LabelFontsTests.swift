@@ -115,6 +115,26 @@ import Testing
         #expect(try RingImage(spec: spec, format: .svg, fonts: one).missingCharacters.isEmpty)
     }
 
+    /// A copy (one for each event loop) is another object with the same fonts: equal, with the
+    /// same entity tags and the same pixels.
+    @Test func aCopyDrawsAndTagsAsTheOriginal() throws {
+        var builder = FontBuilder()
+        builder.square(for: "完")
+        let original = LabelFonts(fallbacks: [try TrueTypeFont(bytes: builder.bytes(), fallbackName: "one")])
+        let copy = LabelFonts(copying: original)
+        #expect(copy !== original)
+        #expect(copy == original)
+        #expect(copy != LabelFonts.embedded)
+        let spec = try RingSpec(query: "p=72&label=完成")
+        let (first, second) = (
+            try RingImage(spec: spec, format: .png, fonts: original), try RingImage(spec: spec, format: .png, fonts: copy)
+        )
+        #expect(first.entityTag == second.entityTag)
+        #expect(first.entityTag != (try RingImage(spec: spec, format: .png, fonts: .embedded).entityTag))
+        #expect(first.missingCharacters == second.missingCharacters)
+        #expect(first.render() == second.render())
+    }
+
     /// Implied on-curve points: two off-curve points in a row meet at their middle.
     @Test func flatteningPassesThroughImpliedPoints() {
         let points = [Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 10), Point(x: 0, y: 10)]

@@ -37,6 +37,14 @@ public final class LabelFonts: Sendable, Equatable {
             ? nil : fallbacks.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ $1.fingerprint) &* 0x100_0000_01b3 }
     }
 
+    /// The same fonts in an object of its own. Every ``RingImage`` holds its fonts, so each
+    /// thread that makes images keeps its own copy: one object shared by several threads has its
+    /// reference count written from all their cores, a cache line they pass back and forth.
+    public init(copying other: LabelFonts) {
+        fonts = other.fonts
+        tag = other.tag
+    }
+
     /// The same fonts in the same order.
     public static func == (lhs: LabelFonts, rhs: LabelFonts) -> Bool {
         lhs.fonts.map(ObjectIdentifier.init) == rhs.fonts.map(ObjectIdentifier.init)
