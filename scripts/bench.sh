@@ -149,15 +149,20 @@ dh=$(median "${dispatch_hit[@]}"); dc=$(median "${dispatch_cpu[@]}")
 
 # The miss's floor is measured beside each miss round, not a minute before: a hit round just
 # before it, and what its rings cost in process (ring-bench) just after, on a machine whose
-# speed drifts from minute to minute. Three rounds, so that each figure is a true median: on
-# a shared machine one round in a few runs at two thirds of its neighbours' speed.
+# speed drifts from minute to minute. The goal's ratio is each miss round's against its own
+# floor, and the verdict the median of five: a neighbour that slows the machine for a minute
+# moves a round and its floor together, and one round in a few at two thirds of its
+# neighbours' speed is outvoted.
 declare -a ring_miss nginx_miss ring_miss_cpu dispatch_miss dispatch_miss_cpu floor_hit floor_parse floor_render
-for round in 1 2 3; do
+declare -a miss_ratios
+for round in 1 2 3 4 5; do
     run hit "$ring_pid" "$(url $ring_port)" -t2 -c64 -d"${duration}s"; floor_hit+=("$cpu")
     run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     ring_miss+=("$rps"); ring_miss_cpu+=("$cpu")
     read -r parse render < <("$ring_bench" --miss-work)
     floor_parse+=("$parse"); floor_render+=("$render")
+    miss_ratios+=("$(awk -v m="$cpu" -v h="${floor_hit[-1]}" -v p="$parse" -v r="$render" \
+        'BEGIN {printf "%.9f", m / (h + p + r + 1)}')")
     run miss "$nginx_pids" "http://127.0.0.1:$nginx_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
     nginx_miss+=("$rps")
     run miss "$dispatch_pid" "http://127.0.0.1:$dispatch_port" -t2 -c64 -d"${duration}s" -s scripts/bench/miss.lua
@@ -195,9 +200,11 @@ printf '%-44s %12s %12s %8s  %s\n' "cache hit, -t2 -c64, req/s" "$rh" "$nh" "$(r
 printf '%-44s %12s %12s %8s\n' "cache hit, server CPU µs per request" "$rc" "$nc" "$(ratio "$rc" "$nc")"
 printf '%-44s %12s %12s %8s  %s\n' "every request a new spec, req/s" "$rm_" "$nm" "$(ratio "$rm_" "$nh")" \
     "≥ 1.0 × nginx hit: $(verdict "$(exact "$rm_" "$nh")" 1.0 ge)"
+miss_ratio=$(median "${miss_ratios[@]}")
 printf '%-44s %12s %12s %8s  %s\n' "new spec, server CPU µs (against hit+parse+render+1)" "$rmc" "$miss_floor" \
-    "$(ratio "$rmc" "$miss_floor")" "≤ 1.0: $(verdict "$(exact "$rmc" "$miss_floor")" 1.0 le)"
+    "$(awk -v r="$miss_ratio" 'BEGIN {printf "%.2f", r}')" "≤ 1.0: $(verdict "$miss_ratio" 1.0 le)"
 printf '%-44s %12s %12s\n' "  beside it: a hit's CPU µs; parse, render (µs)" "$miss_hit" "$miss_parse, $miss_render"
+printf '%-44s %s\n' "  each round against its own floor" "$(printf '%s\n' "${miss_ratios[@]}" | awk '{printf "%s%.2f", (NR > 1 ? ", " : ""), $1}')"
 printf '%-44s %12s %12s\n' "  each new ring twice (stored), CPU µs" "$rsc" "-"
 printf '%-44s %12s %12s %8s  %s\n' "cache hit, -c256, p99 latency (ms)" "$rp" "$np" "$(ratio "$rp" "$np")" \
     "≤ 0.75 × nginx: $(verdict "$(exact "$rp" "$np")" 0.75 le)"
