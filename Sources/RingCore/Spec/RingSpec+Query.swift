@@ -7,18 +7,20 @@ extension RingSpec {
     /// (`v`), accepted and ignored, so `&v=2` changes a URL without changing its ring. A
     /// known parameter given twice is an error: the ring it means would be ambiguous.
     public init(query: String) throws(RingSpecError) {
+        // Filled in place: a spec taken out of the parser was copied (a retain for each of its
+        // many fields) and the parser's released.
+        self.init(values: [])
         var query = query
         var parser = QueryParser()
         let failure = query.withUTF8 { bytes -> RingSpecError? in
             do throws(RingSpecError) {
-                try parser.parse(bytes)
+                try parser.parse(bytes, into: &self)
                 return nil
             } catch {
                 return error
             }
         }
         if let failure { throw failure }
-        self = parser.spec
     }
 
     /// Every mistake in `query`, for validators (`/ring.json`) that show them all at once;
@@ -30,9 +32,10 @@ extension RingSpec {
         var query = query
         var parser = QueryParser()
         parser.collectsErrors = true
+        var spec = RingSpec(values: [])
         let failure = query.withUTF8 { bytes -> RingSpecError? in
             do throws(RingSpecError) {
-                try parser.parse(bytes)
+                try parser.parse(bytes, into: &spec)
                 return nil
             } catch {
                 return error
@@ -42,7 +45,8 @@ extension RingSpec {
     }
 }
 
-/// Splits a query into pairs, percent-decodes them and fills a `RingSpec`.
+/// Splits a query into pairs, percent-decodes them and fills a `RingSpec` (made with no values:
+/// an empty list allocates nothing, and `p` is required).
 ///
 /// Works on the raw bytes of the query; a pair's value becomes a `String` only after it is
 /// known to belong to a parameter of the contract.
@@ -50,8 +54,6 @@ private struct QueryParser {
     /// Which parameters were seen, by position in ``RingParameter/ordered``: one flag each,
     /// as many as there are parameters.
     private var seen = ParameterSet()
-    /// No values until `p` gives them (an empty list allocates nothing; `p` is required).
-    var spec = RingSpec(values: [])
     /// Whether a pair's error is kept in ``errors`` and the parse goes on to the next pair,
     /// rather than thrown.
     var collectsErrors = false
@@ -60,15 +62,15 @@ private struct QueryParser {
 
     private static let sourcePosition = RingParameter.ordered.firstIndex(of: .src)!
 
-    /// Fills ``spec`` from `query` and validates it.
-    mutating func parse(_ query: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
+    /// Fills `spec` from `query` and validates it.
+    mutating func parse(_ query: UnsafeBufferPointer<UInt8>, into spec: inout RingSpec) throws(RingSpecError) {
         var pairStart = 0
         var index = 0
         while index <= query.count {
             if index == query.count || query[index] == UInt8(ascii: "&") {
                 if index > pairStart {
                     do throws(RingSpecError) {
-                        try pair(UnsafeBufferPointer(rebasing: query[pairStart..<index]))
+                        try pair(UnsafeBufferPointer(rebasing: query[pairStart..<index]), into: &spec)
                     } catch {
                         guard collectsErrors else { throw error }
                         errors.append(error)
@@ -91,7 +93,7 @@ private struct QueryParser {
         spec.normalize()
     }
 
-    private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>) throws(RingSpecError) {
+    private mutating func pair(_ bytes: UnsafeBufferPointer<UInt8>, into spec: inout RingSpec) throws(RingSpecError) {
         let equals = bytes.firstIndex(of: UInt8(ascii: "="))
         let rawName = UnsafeBufferPointer(rebasing: bytes[..<(equals ?? bytes.count)])
         let position: Int?
@@ -111,7 +113,7 @@ private struct QueryParser {
         let parameter = RingParameter.ordered[position]
         guard seen.insert(position) else { throw .duplicate(parameter: parameter.rawValue) }
         guard let equals else {
-            try assign(parameter, nil)
+            try Self.assign(parameter, nil, to: &spec)
             return
         }
         let rawValue = UnsafeBufferPointer(rebasing: bytes[(equals + 1)...])
@@ -120,12 +122,14 @@ private struct QueryParser {
                 parameter: parameter.rawValue, value: String(decoding: rawValue, as: UTF8.self),
                 expected: "valid percent-encoded UTF-8")
         }
-        try assign(parameter, value)
+        try Self.assign(parameter, value, to: &spec)
     }
 
     /// Sets `parameter`'s field from its decoded value with the table's codec.
     @inline(__always)
-    private mutating func assign(_ parameter: RingParameter, _ value: String?) throws(RingSpecError) {
+    private static func assign(_ parameter: RingParameter, _ value: String?, to spec: inout RingSpec)
+        throws(RingSpecError)
+    {
         var assignment = Assignment(parameter: parameter, text: value)
         try RingParameter.declare(to: &assignment, in: &spec)
     }
