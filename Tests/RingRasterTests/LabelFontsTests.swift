@@ -126,9 +126,8 @@ import Testing
         #expect(copy == original)
         #expect(copy != LabelFonts.embedded)
         let spec = try RingSpec(query: "p=72&label=完成")
-        let (first, second) = (
-            try RingImage(spec: spec, format: .png, fonts: original), try RingImage(spec: spec, format: .png, fonts: copy)
-        )
+        let first = try RingImage(spec: spec, format: .png, fonts: original)
+        let second = try RingImage(spec: spec, format: .png, fonts: copy)
         #expect(first.entityTag == second.entityTag)
         #expect(first.entityTag != (try RingImage(spec: spec, format: .png, fonts: .embedded).entityTag))
         #expect(first.missingCharacters == second.missingCharacters)
