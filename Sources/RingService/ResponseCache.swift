@@ -251,11 +251,6 @@ public final class ResponseCache: Sendable {
         return .found(entry)
     }
 
-    /// ``find(query:loop:)``'s entry, if it found one.
-    public func lookup(query: Query, loop: Int = 0) -> Entry? {
-        if case .found(let entry) = find(query: query, loop: loop) { entry } else { nil }
-    }
-
     /// The entry for a ring already rendered, for this query or another; remembers `query` as
     /// a way to it, and counts a hit, when found.
     public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {

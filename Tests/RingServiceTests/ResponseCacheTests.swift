@@ -6,6 +6,13 @@ import Testing
 
 @testable import RingService
 
+extension ResponseCache {
+    /// ``find(query:loop:)``'s entry, if it found one.
+    fileprivate func lookup(query: Query, loop: Int = 0) -> Entry? {
+        if case .found(let entry) = find(query: query, loop: loop) { entry } else { nil }
+    }
+}
+
 @Suite struct ResponseCacheTests {
     private func entry(_ size: Int, tag: String = "e") -> ResponseCache.Entry {
         let etag = HTTPHeaderBlock(name: "ETag", value: "\"\(tag)\"")
