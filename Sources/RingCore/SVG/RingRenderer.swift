@@ -20,14 +20,16 @@ public enum RingRenderer {
 
     /// The SVG document of `scene`, whose ids carry `digest` (``RingImage`` builds the scene
     /// once for either format).
-    package static func render(scene: RingScene, digest: RingDigest) -> [UInt8] {
-        let writer = SVGWriter(scene: scene, digest: digest)
-        // Written into stack scratch, then copied once into the array: one allocation per ring.
-        // A ring that outgrows the scratch (long gradients) moves to the heap.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
-            var bytes = ByteWriter(scratch: scratch)
-            writer.write(into: &bytes)
-            return bytes.bytes
+    package static func render(scene: borrowing RingScene, digest: RingDigest) -> [UInt8] {
+        withUnsafePointer(to: scene) { scene in
+            let writer = SVGWriter(scene: scene, digest: digest)
+            // Written into stack scratch, then copied once into the array: one allocation per
+            // ring. A ring that outgrows the scratch (long gradients) moves to the heap.
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { scratch in
+                var bytes = ByteWriter(scratch: scratch)
+                writer.write(into: &bytes)
+                return bytes.bytes
+            }
         }
     }
 }

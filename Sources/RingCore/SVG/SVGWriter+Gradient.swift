@@ -74,8 +74,8 @@ extension SVGWriter {
         w.append("<defs>")
         for index in 0..<count {
             let from = Double(index) * step
-            let begin = scene.point(at: bar.arc.start + sign * from, radius: bar.radius)
-            let end = scene.point(at: bar.arc.start + sign * (from + step), radius: bar.radius)
+            let begin = point(at: bar.arc.start + sign * from, radius: bar.radius)
+            let end = point(at: bar.arc.start + sign * (from + step), radius: bar.radius)
             w.append("<linearGradient id=\"")
             gradientID(suffix, ring: ring, into: &w)
             w.write(
@@ -92,7 +92,7 @@ extension SVGWriter {
         if bar.cap == .round && !bar.isClosed {
             for (angle, along) in [(bar.arc.start, 0.0), (bar.arc.end, length)] {
                 disc(
-                    at: scene.point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
+                    at: point(at: angle, radius: bar.radius), width: bar.width + 2 * Self.gradientBleed,
                     colorOf(gradient.color(along: along)), into: &w)
             }
         }

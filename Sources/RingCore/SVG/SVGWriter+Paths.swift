@@ -21,12 +21,12 @@ extension SVGWriter {
         let decimals = Self.arcDecimals(pieceDegrees: piece.magnitude)
         if move {
             w.append(byte: UInt8(ascii: "M"))
-            coordinates(scene.point(at: arc.start, radius: r), decimals: decimals, into: &w)
+            coordinates(point(at: arc.start, radius: r), decimals: decimals, into: &w)
         }
         for index in 1...pieces {
             w.write("A", (Decimals(r, decimals), " "), (Decimals(r, decimals), ""))
             w.append(arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
-            coordinates(scene.point(at: arc.start + piece * Double(index), radius: r), decimals: decimals, into: &w)
+            coordinates(point(at: arc.start + piece * Double(index), radius: r), decimals: decimals, into: &w)
         }
         if closed { w.append(byte: UInt8(ascii: "Z")) }
     }

@@ -59,7 +59,7 @@ extension SVGWriter {
     ) {
         // The end point is the next arc's start: written with that arc's digits.
         let decimals = Self.arcDecimals(pieceDegrees: Self.pieces(of: outline.arc).sweep.magnitude)
-        let end = scene.point(at: angle, radius: to)
+        let end = point(at: angle, radius: to)
         guard outline.cap == .round else {
             w.append(byte: UInt8(ascii: "L"))
             coordinates(end, decimals: decimals, into: &w)
@@ -67,7 +67,7 @@ extension SVGWriter {
         }
         // The cap bulges forward at the end and backward at the start: in both, turning the same
         // way as the arc runs.
-        let centre = scene.point(at: angle, radius: outline.radius)
+        let centre = point(at: angle, radius: outline.radius)
         let outward = (x: end.x - centre.x, y: end.y - centre.y)  // towards `to`, length `offset`
         let forward = outline.arc.sweep < 0 ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
         let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
@@ -138,7 +138,7 @@ extension SVGWriter {
     /// The top lap's head shadow: its piece of the band, stroked with a radial gradient about
     /// the head's centre, black from the head's edge fading to nothing.
     func writeHeadShadow(_ shadow: RingScene.HeadShadow, ring: Int, into w: inout ByteWriter) {
-        let centre = scene.point(at: shadow.head, radius: shadow.stroke.radius)
+        let centre = point(at: shadow.head, radius: shadow.stroke.radius)
         let reach = shadow.fade.upperBound
         w.append("<defs><radialGradient id=\"")
         appendID(into: &w)

@@ -10,11 +10,15 @@
 /// track, outline, solid bars and laps (`+Shapes`), gradient bars (`+Gradient`), tick and
 /// target marks (`+Marks`) and arc path data (`+Paths`); this file holds the document, the text and the primitives they share.
 struct SVGWriter: ~Copyable {
-    let scene: RingScene
+    /// The scene, borrowed for the writer's life (``RingRenderer/render(scene:digest:)`` makes
+    /// the writer inside `withUnsafePointer(to:)` and drops it there): a stored copy retained
+    /// each of the scene's arrays and strings, and released them, on every new ring.
+    private let scenePointer: UnsafePointer<RingScene>
+    var scene: RingScene { unsafeAddress { scenePointer } }
     /// The 32 hex digits of the digest, as ASCII bytes held inline (no allocation).
     let idDigits: (UInt64, UInt64, UInt64, UInt64)
 
-    init(scene: consuming RingScene, digest: RingDigest) {
+    init(scene: UnsafePointer<RingScene>, digest: RingDigest) {
         var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { bytes in
             let hex: StaticString = "0123456789abcdef"
@@ -24,22 +28,28 @@ struct SVGWriter: ~Copyable {
             }
         }
         idDigits = digits
-        self.scene = scene
+        scenePointer = scene
         // Index loops, here and below: each reads one field of a ring in place instead of
         // copying the whole ring out of the array (measured in docs/performance.md).
         var trackDark: RingColor?
         var hasBars = false
         var barsSwitch = false
-        for index in self.scene.rings.indices {
-            if trackDark == nil { trackDark = self.scene.rings[index].track?.color.dark }
-            if self.scene.rings[index].bar != nil { hasBars = true }
-            if self.scene.rings[index].bar?.dark != nil { barsSwitch = true }
+        for index in scene.pointee.rings.indices {
+            if trackDark == nil { trackDark = scene.pointee.rings[index].track?.color.dark }
+            if scene.pointee.rings[index].bar != nil { hasBars = true }
+            if scene.pointee.rings[index].bar?.dark != nil { barsSwitch = true }
         }
         self.trackDark = trackDark
         self.hasBars = hasBars
         self.barsSwitch = barsSwitch
-        labelDark = self.scene.label?.color.dark
-        captionDark = self.scene.caption?.color.dark
+        labelDark = scene.pointee.label?.color.dark
+        captionDark = scene.pointee.caption?.color.dark
+    }
+
+    /// ``RingScene/point(at:radius:)`` of the scene: a method called on the borrowed scene
+    /// would copy it first.
+    func point(at degrees: Double, radius: Double) -> (x: Double, y: Double) {
+        RingScene.point(at: degrees, radius: radius, centerX: scene.centerX, centerY: scene.centerY)
     }
 
     func write(into w: inout ByteWriter) {
@@ -150,7 +160,7 @@ struct SVGWriter: ~Copyable {
 
     /// A disc as wide as the stroke, where the stroke is; `ring` names its dark-scheme class.
     func dot(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int? = nil, into w: inout ByteWriter) {
-        let point = scene.point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
+        let point = point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
         Self.circle(x: point.x, y: point.y, radius: stroke.width / 2, into: &w)
         barClass(ring: ring, dot: true, into: &w)
         paint("fill", color, into: &w)

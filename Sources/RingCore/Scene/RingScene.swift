@@ -224,13 +224,6 @@ extension RingScene {
         let words = Words(spec)
         let g = RingGeometry(spec: spec, label: words.label, caption: words.caption)
         let context = Context(spec, g)
-        width = g.width
-        height = g.height
-        centerX = g.centerX
-        centerY = g.centerY
-        title = spec.title ?? words.title
-        background = spec.background
-        fill = spec.fill.map { Disc(radius: max(g.rings[g.rings.count - 1].radius - g.trackWidth / 2, 0), color: $0) }
         var hasBar = false
         var hasLength = false  // a bar that is not a dot, so there is something to animate
         var rings: [Ring] = []
@@ -247,18 +240,33 @@ extension RingScene {
                     outline: Self.outline(spec, g, context, ring: index),
                     bar: bar, lap: bar.flatMap { Self.lap(spec, g, context, ring: index, top: $0) }))
         }
-        self.rings = rings
-        ticks = Self.ticks(spec, g, context)
-        targets = Self.targets(spec, g, context)
-        shadow = spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil
-        // A dot has no length to fill in along.
-        animation = spec.animation > 0 && hasLength ? spec.animation : nil
-        label = Self.label(spec, g, context, barColor: spec.labelColor == .bar ? Self.barColor(spec, g, context) : nil)
-        caption = Self.caption(spec, g, context)
+        // Every field in one memberwise call: assigned one by one, the scene was built in a
+        // local and copied out (a retain for each of its arrays and strings, then a release).
+        self.init(
+            width: g.width, height: g.height, centerX: g.centerX, centerY: g.centerY,
+            title: spec.title ?? words.title, background: spec.background,
+            fill: spec.fill.map {
+                Disc(radius: max(g.rings[g.rings.count - 1].radius - g.trackWidth / 2, 0), color: $0)
+            },
+            rings: rings,
+            shadow: spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil,
+            // A dot has no length to fill in along.
+            animation: spec.animation > 0 && hasLength ? spec.animation : nil,
+            ticks: Self.ticks(spec, g, context), targets: Self.targets(spec, g, context),
+            label: Self.label(
+                spec, g, context, barColor: spec.labelColor == .bar ? Self.barColor(spec, g, context) : nil),
+            caption: Self.caption(spec, g, context))
     }
 
     /// The point at `degrees` clockwise from 12 o'clock, `radius` from the centre.
     package func point(at degrees: Double, radius: Double) -> (x: Double, y: Double) {
+        Self.point(at: degrees, radius: radius, centerX: centerX, centerY: centerY)
+    }
+
+    /// The point at `degrees` clockwise from 12 o'clock, `radius` from (`centerX`, `centerY`).
+    package static func point(at degrees: Double, radius: Double, centerX: Double, centerY: Double)
+        -> (x: Double, y: Double)
+    {
         let radians = degrees * .pi / 180
         return (centerX + radius * sin(radians), centerY - radius * cos(radians))
     }

@@ -10,11 +10,18 @@ extension RingSpec {
         // Filled in place: a spec taken out of the parser was copied (a retain for each of its
         // many fields) and the parser's released.
         self.init(values: [])
+        try Self.parse(query, into: &self)
+    }
+
+    /// ``init(query:)``'s parse, into a spec passed `inout`: a closure that captured the
+    /// initialiser's `self` made the spec in a local and copied it out (a retain for each of
+    /// its fields), where an `inout` parameter is filled where it lies.
+    private static func parse(_ query: String, into spec: inout RingSpec) throws(RingSpecError) {
         var query = query
         var parser = QueryParser()
         let failure = query.withUTF8 { bytes -> RingSpecError? in
             do throws(RingSpecError) {
-                try parser.parse(bytes, into: &self)
+                try parser.parse(bytes, into: &spec)
                 return nil
             } catch {
                 return error

@@ -69,7 +69,9 @@ extension RingSpec {
     /// the rings), and `maxField` with one path for every ring or one per ring.
     private func checkSource() throws(RingSpecError) {
         guard isLive else {
-            for (parameter, paths) in [(RingParameter.field, fields), (.maxField, maxFields)] where !paths.isEmpty {
+            // Checked one by one, not in a list: a list of the two was allocated on every parse.
+            let parameter: RingParameter? = !fields.isEmpty ? .field : !maxFields.isEmpty ? .maxField : nil
+            if let parameter {
                 throw .unfit(parameter: parameter.rawValue, rule: "reads the document of src, which is not given")
             }
             return
