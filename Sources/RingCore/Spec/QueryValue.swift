@@ -18,19 +18,25 @@ enum QueryValue {
         var dots = 0
         var negative = false
         var valid = !text.utf8.isEmpty && text.utf8.count <= RingLimits.numberLength
-        for (offset, byte) in text.utf8.enumerated() where valid {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"):
-                digits += 1
-                if dots == 1 { fractionDigits += 1 }
-                if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
-                if significant <= 15 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) }
-            case UInt8(ascii: "."): dots += 1
-            case UInt8(ascii: "-"):
-                valid = offset == 0
-                negative = true
-            case UInt8(ascii: "+"): valid = offset == 0
-            default: valid = false
+        // Over the contiguous bytes by index: iterating `utf8.enumerated()` cost about 60
+        // instructions a character, on every number of every new ring.
+        var bytes = text
+        bytes.withUTF8 { utf8 in
+            for offset in utf8.indices where valid {
+                let byte = utf8[offset]
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    digits += 1
+                    if dots == 1 { fractionDigits += 1 }
+                    if mantissa > 0 || byte != UInt8(ascii: "0") { significant += 1 }
+                    if significant <= 15 { mantissa = mantissa * 10 + UInt64(byte - UInt8(ascii: "0")) }
+                case UInt8(ascii: "."): dots += 1
+                case UInt8(ascii: "-"):
+                    valid = offset == 0
+                    negative = true
+                case UInt8(ascii: "+"): valid = offset == 0
+                default: valid = false
+                }
             }
         }
         guard valid, digits > 0, dots <= 1 else {

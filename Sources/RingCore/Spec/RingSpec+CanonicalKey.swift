@@ -95,7 +95,16 @@ enum CanonicalKey {
             w.append(number: value, decimals: 6)
             return
         }
-        for byte in plainDecimal(value.description).utf8 { w.append(byte: byte) }
+        // The shortest round-trip digits, copied as one run of bytes when they hold no
+        // exponent (every value from 1e-4 up): walking a `String`'s UTF-8 view byte by byte,
+        // twice, cost about 60 instructions a byte.
+        var text = value.description
+        let plain = text.withUTF8 { digits in
+            guard !digits.contains(UInt8(ascii: "e")) else { return false }
+            w.append(raw: UnsafeRawBufferPointer(digits))
+            return true
+        }
+        if !plain { for byte in plainDecimal(text).utf8 { w.append(byte: byte) } }
     }
 
     /// `6.3e-07` → `0.00000063`; text without an exponent is returned as it is. Validated
