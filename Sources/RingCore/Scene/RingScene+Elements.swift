@@ -57,8 +57,13 @@ extension RingScene {
 
         @inline(__always)
         init(_ spec: borrowing RingSpec, _ g: RingGeometry) {
-            trackLayers = [spec.background].compactMap { $0 }
-            labelLayers = [spec.fill, spec.background].compactMap { $0 }
+            // Made without a list of optionals to compact: two arrays allocated a ring, and
+            // none is needed for a ring without fill and background.
+            trackLayers = spec.background.map { [$0] } ?? []
+            var labelLayers: [RingColor] = []
+            if let fill = spec.fill { labelLayers.append(fill) }
+            if let background = spec.background { labelLayers.append(background) }
+            self.labelLayers = labelLayers
             let dark = spec.theme == .dark
             standardTrack =
                 trackLayers.isEmpty

@@ -230,15 +230,16 @@ extension RingScene {
         rings.reserveCapacity(g.rings.count)
         for index in g.rings.indices {
             let bar = Self.bar(spec, g, context, ring: index)
-            if let bar {
+            // Read through the optional, not bound: `if let` copied the bar.
+            if let isDot = bar?.stroke.isDot {
                 hasBar = true
-                hasLength = hasLength || !bar.stroke.isDot
+                hasLength = hasLength || !isDot
             }
+            let lap = bar.flatMap { Self.lap(spec, g, context, ring: index, top: $0) }
             rings.append(
                 Ring(
                     track: Self.track(spec, g, context, ring: index),
-                    outline: Self.outline(spec, g, context, ring: index),
-                    bar: bar, lap: bar.flatMap { Self.lap(spec, g, context, ring: index, top: $0) }))
+                    outline: Self.outline(spec, g, context, ring: index), bar: bar, lap: lap))
         }
         // Every field in one memberwise call: assigned one by one, the scene was built in a
         // local and copied out (a retain for each of its arrays and strings, then a release).
