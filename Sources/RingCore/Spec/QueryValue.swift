@@ -20,8 +20,8 @@ enum QueryValue {
         var valid = !text.utf8.isEmpty && text.utf8.count <= RingLimits.numberLength
         // Over the contiguous bytes by index: iterating `utf8.enumerated()` cost about 60
         // instructions a character, on every number of every new ring.
-        var bytes = text
-        bytes.withUTF8 { utf8 in
+        var text = text
+        text.withUTF8 { utf8 in
             for offset in utf8.indices where valid {
                 let byte = utf8[offset]
                 switch byte {

@@ -7,18 +7,35 @@ extension RingSpec {
     /// (`v`), accepted and ignored, so `&v=2` changes a URL without changing its ring. A
     /// known parameter given twice is an error: the ring it means would be ambiguous.
     public init(query: String) throws(RingSpecError) {
-        // Filled in place: a spec taken out of the parser was copied (a retain for each of its
-        // many fields) and the parser's released.
         self.init(values: [])
-        try Self.parse(query, into: &self)
+        var parser = QueryParser()
+        try Self.parse(query, with: &parser, into: &self)
     }
 
-    /// ``init(query:)``'s parse, into a spec passed `inout`: a closure that captured the
-    /// initialiser's `self` made the spec in a local and copied it out (a retain for each of
-    /// its fields), where an `inout` parameter is filled where it lies.
-    private static func parse(_ query: String, into spec: inout RingSpec) throws(RingSpecError) {
-        var query = query
+    /// Every mistake in `query`, for validators (`/ring.json`) that show them all at once;
+    /// empty when ``init(query:)`` accepts it. Each pair is checked on its own: every unknown
+    /// name, repeated parameter and invalid value is reported, in query order. Rules between
+    /// parameters (`width` against `size`, the rings fitting) are checked only when every pair
+    /// is valid, and the first one broken is reported, as ``init(query:)`` does.
+    public static func errors(inQuery query: String) -> [RingSpecError] {
         var parser = QueryParser()
+        parser.collectsErrors = true
+        var spec = RingSpec(values: [])
+        do throws(RingSpecError) {
+            try parse(query, with: &parser, into: &spec)
+            return parser.errors
+        } catch {
+            return parser.errors + [error]
+        }
+    }
+
+    /// Runs `parser` over the query's bytes, filling `spec` where it lies: a closure that
+    /// captured an initialiser's `self` instead made the spec in a local and copied it out (a
+    /// retain for each of its many fields).
+    private static func parse(_ query: String, with parser: inout QueryParser, into spec: inout RingSpec)
+        throws(RingSpecError)
+    {
+        var query = query
         let failure = query.withUTF8 { bytes -> RingSpecError? in
             do throws(RingSpecError) {
                 try parser.parse(bytes, into: &spec)
@@ -28,27 +45,6 @@ extension RingSpec {
             }
         }
         if let failure { throw failure }
-    }
-
-    /// Every mistake in `query`, for validators (`/ring.json`) that show them all at once;
-    /// empty when ``init(query:)`` accepts it. Each pair is checked on its own: every unknown
-    /// name, repeated parameter and invalid value is reported, in query order. Rules between
-    /// parameters (`width` against `size`, the rings fitting) are checked only when every pair
-    /// is valid, and the first one broken is reported, as ``init(query:)`` does.
-    public static func errors(inQuery query: String) -> [RingSpecError] {
-        var query = query
-        var parser = QueryParser()
-        parser.collectsErrors = true
-        var spec = RingSpec(values: [])
-        let failure = query.withUTF8 { bytes -> RingSpecError? in
-            do throws(RingSpecError) {
-                try parser.parse(bytes, into: &spec)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        return parser.errors + (failure.map { [$0] } ?? [])
     }
 }
 
