@@ -200,7 +200,9 @@ import Testing
 
     @Test func readsFilesAndNamesTheOnesItCannot() throws {
         let path = "/tmp/ring-font-test-\(getpid()).ttf"
-        let bytes = FontBuilder().bytes()
+        var builder = FontBuilder()
+        let a = builder.square(for: "A")
+        let bytes = builder.bytes()
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         #expect(bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count)
         close(descriptor)
@@ -208,7 +210,21 @@ import Testing
         let font = try TrueTypeFont(contentsOf: path)
         #expect(font.path == path)
         #expect(font.name == "ring-font-test-\(getpid()).ttf")
+        // Its outlines are read from the file when drawn: the same as from a copy of its bytes.
+        let copy = try TrueTypeFont(bytes: bytes, fallbackName: "copy")
+        #expect(font.fingerprint == copy.fingerprint)
+        #expect(font.glyphCount == copy.glyphCount)
+        for id in 0..<UInt16(copy.glyphCount) {
+            #expect(font.glyph(id).contours == copy.glyph(id).contours)
+            #expect(font.advance(of: id) == copy.advance(of: id))
+        }
+        #expect(font.glyphID(for: "A") == a)
+        #expect(font.glyph(a).contours.count == 1)
         #expect(throws: FontError.self) { try TrueTypeFont(contentsOf: "/tmp") }
+        let empty = "/tmp/ring-font-test-empty-\(getpid()).ttf"
+        close(open(empty, O_WRONLY | O_CREAT | O_TRUNC, 0o644))
+        defer { unlink(empty) }
+        #expect(throws: FontError.truncated) { try TrueTypeFont(contentsOf: empty) }
         #expect(throws: FontError.self) { try TrueTypeFont(contentsOf: path, limits: FontLimits(maximumFileBytes: 10)) }
         do {
             _ = try LabelFonts.load(paths: [path, "/nonexistent/font.ttf"])
@@ -219,5 +235,11 @@ import Testing
         let loaded = try LabelFonts.load(paths: [path])
         #expect(loaded.fonts.fonts.count == 2)
         #expect(loaded.fonts.summary == "DejaVu Sans Bold (embedded), \(font.name) (\(path))")
+        // A file cut short while open: its glyphs not yet drawn draw nothing, and nothing traps.
+        let cut = try TrueTypeFont(contentsOf: path)
+        #expect(truncate(path, 64) == 0)
+        #expect(cut.glyph(a).contours.isEmpty)
+        #expect(cut.glyphID(for: "A") == a)
+        #expect(throws: FontError.self) { try TrueTypeFont(contentsOf: path) }
     }
 }

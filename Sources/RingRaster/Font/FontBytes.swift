@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A font file's bytes, read big-endian with every offset checked: a font loaded at run time
 /// is untrusted input, so a table that points outside the file is an error, never a trap.
 struct FontBytes: Sendable {
@@ -40,6 +46,42 @@ struct FontBytes: Sendable {
             }
             for byte in raw[(words * 8)...] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
             return (hash ^ UInt64(raw.count)) &* 0x100_0000_01b3
+        }
+    }
+}
+
+/// An open font file, read at offsets: a fallback font's outlines are read from it a glyph at
+/// a time. It stays open as long as the font is in use, so a file replaced by renaming a new
+/// one over it (as packages do) is still read whole; one cut short in place reads short.
+final class FontFile: Sendable {
+    let path: String
+    private let descriptor: Int32
+
+    init(path: String) throws(FontError) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw FontError(message: "cannot be opened: \(String(cString: strerror(errno)))") }
+        (self.path, self.descriptor) = (path, descriptor)
+    }
+
+    deinit { close(descriptor) }
+
+    /// The file's size, if it is a regular file.
+    func regularFileSize() -> Int? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// Up to `count` bytes from `offset`: fewer only where the file ends first, or on an error.
+    func read(count: Int, at offset: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            while initialized < count {
+                let got = pread(
+                    descriptor, buffer.baseAddress! + initialized, count - initialized, off_t(offset + initialized))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { break }
+                initialized += got
+            }
         }
     }
 }

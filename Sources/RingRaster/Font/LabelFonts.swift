@@ -278,31 +278,16 @@ extension TrueTypeFont {
     }()
 
     /// Reads the font file at `path`, refusing one larger than the limits allow before reading
-    /// it. A collection gives its first face.
+    /// it, and keeps it open to read outlines from. A collection gives its first face.
     public convenience init(contentsOf path: String, limits: FontLimits = FontLimits()) throws(FontError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw FontError(message: "cannot be opened: \(String(cString: strerror(errno)))") }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw FontError(message: "is not a regular file")
-        }
-        let size = Int(status.st_size)
+        let file = try FontFile(path: path)
+        guard let size = file.regularFileSize() else { throw FontError(message: "is not a regular file") }
         guard size <= limits.maximumFileBytes else {
             throw FontError(message: "is \(size) bytes, more than the limit of \(limits.maximumFileBytes)")
         }
-        var complete = true
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            while initialized < size {
-                let count = read(descriptor, buffer.baseAddress! + initialized, size - initialized)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { break }
-                initialized += count
-            }
-            complete = initialized == size
-        }
-        guard complete else { throw FontError(message: "could not be read in full") }
+        let bytes = file.read(count: size, at: 0)
+        guard bytes.count == size else { throw FontError(message: "could not be read in full") }
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        try self.init(bytes: bytes, fallbackName: name, limits: limits, path: path)
+        try self.init(bytes: bytes, fallbackName: name, limits: limits, file: file)
     }
 }

@@ -12,6 +12,13 @@ import Synchronization
 /// Opening a font checks its directory and the tables' sizes; glyphs are decoded when a label
 /// first asks for them and kept in a bounded cache. A glyph whose data is malformed draws
 /// nothing: a hostile file can spoil its own glyphs, never the server.
+///
+/// **Only what every character needs stays in memory:** `cmap`, `loca`, `hmtx` and `kern`,
+/// copied together at start-up. The outlines (`glyf`, nine tenths of a CJK font) stay in the
+/// file, read a glyph at a time when the glyph is first drawn. Read whole, the two standard
+/// fallback fonts held 8.3 MiB for the life of the process, a seventh of the memory bound's
+/// 64 MiB beside the cache; their kept tables are 0.6 MiB. The file is read, not mapped: one
+/// cut short while the process runs makes its glyphs draw nothing instead of a fault.
 public final class TrueTypeFont: Sendable {
     /// The font's full name from its `name` table, reduced to printable ASCII, for the start-up
     /// line; `fallbackName` when the table has none.
@@ -24,10 +31,12 @@ public final class TrueTypeFont: Sendable {
     /// Which file this is: the fallback fonts' fingerprints go into PNG entity tags.
     let fingerprint: UInt64
 
+    /// The tables kept in memory (`cmap`, `loca`, `hmtx`, `kern`), one after another; the
+    /// ranges below are offsets into these bytes, not into the file.
     private let data: FontBytes
     private let limits: FontLimits
     private let characterMap: CharacterMap
-    private let glyf: Range<Int>
+    private let outlines: Outlines
     private let loca: Range<Int>
     private let longOffsets: Bool
     private let metrics: Range<Int>
@@ -35,11 +44,15 @@ public final class TrueTypeFont: Sendable {
     private let kerning: Range<Int>?
     private let cache: Mutex<[UInt16: Glyph]>
 
-    /// Reads the font in `bytes`, checking its directory and tables. `fallbackName` names it
-    /// if its `name` table does not; `path` is where the bytes came from.
-    public init(bytes: [UInt8], fallbackName: String, limits: FontLimits = FontLimits(), path: String? = nil)
-        throws(FontError)
-    {
+    /// Reads the font in `bytes`, checking its directory and tables, and keeps its outlines
+    /// in memory. `fallbackName` names it if its `name` table does not.
+    public convenience init(bytes: [UInt8], fallbackName: String, limits: FontLimits = FontLimits()) throws(FontError) {
+        try self.init(bytes: bytes, fallbackName: fallbackName, limits: limits, file: nil)
+    }
+
+    /// Reads the font in `bytes`, checking its directory and tables. Its outlines are read from
+    /// `file` when drawn if there is one (`bytes` are then the file's contents), else kept.
+    init(bytes: [UInt8], fallbackName: String, limits: FontLimits, file: FontFile?) throws(FontError) {
         guard bytes.count <= limits.maximumFileBytes else {
             throw FontError(message: "is \(bytes.count) bytes, more than the limit of \(limits.maximumFileBytes)")
         }
@@ -75,18 +88,30 @@ public final class TrueTypeFont: Sendable {
         guard metricCount >= 1, metricCount <= glyphCount, metrics.count >= metricCount * 4 else {
             throw FontError(message: "has an 'hmtx' table that does not match 'hhea'")
         }
-        self.data = data
-        self.path = path
+        let glyf = try table("glyf")
+        var kept: [UInt8] = []
+        func keep(_ range: Range<Int>) -> Range<Int> {
+            let start = kept.count
+            kept += data.bytes[range]
+            return start..<kept.count
+        }
+        let characterMap = keep(try table("cmap"))
+        self.loca = keep(loca)
+        self.metrics = keep(metrics)
+        let kerning = tables["kern"].map(keep)
+        self.data = FontBytes(bytes: kept)
+        self.path = file?.path
         self.limits = limits
         self.unitsPerEm = Double(unitsPerEm)
         self.glyphCount = glyphCount
-        self.glyf = try table("glyf")
-        self.loca = loca
+        self.outlines =
+            if let file { .file(file, offset: glyf.lowerBound, count: glyf.count) } else {
+                .memory(FontBytes(bytes: Array(data.bytes[glyf])))
+            }
         self.longOffsets = locaFormat == 1
-        self.metrics = metrics
         self.metricCount = metricCount
-        self.characterMap = try CharacterMap(data, table: try table("cmap"))
-        self.kerning = tables["kern"].flatMap { try? Self.kernPairs(data, table: $0) }
+        self.characterMap = try CharacterMap(self.data, table: characterMap)
+        self.kerning = kerning.flatMap { [kept = self.data] in try? Self.kernPairs(kept, table: $0) }
         self.name = tables["name"].flatMap { try? Self.fullName(data, table: $0) } ?? fallbackName
         self.fingerprint = data.fingerprint
         self.cache = Mutex([:])
@@ -331,6 +356,35 @@ private enum CharacterMap: Sendable {
 
 // MARK: - glyf
 
+/// The `glyf` table, where a glyph's outline is read when it is first drawn.
+private enum Outlines: Sendable {
+    /// In memory: the embedded font, and fonts given as bytes.
+    case memory(FontBytes)
+    /// In the font file, `count` bytes from `offset`.
+    case file(FontFile, offset: Int, count: Int)
+
+    /// The table's length.
+    var count: Int {
+        switch self {
+        case .memory(let table): table.count
+        case .file(_, _, let count): count
+        }
+    }
+
+    /// The bytes in `range` of the table, on their own. A file cut short since it was opened
+    /// is an error, and the glyph draws nothing.
+    func read(_ range: Range<Int>) throws(FontError) -> FontBytes {
+        switch self {
+        case .memory(let table):
+            return FontBytes(bytes: Array(table.bytes[range]))
+        case .file(let file, let offset, _):
+            let bytes = file.read(count: range.count, at: offset + range.lowerBound)
+            guard bytes.count == range.count else { throw FontError(message: "is shorter than when it was opened") }
+            return FontBytes(bytes: bytes)
+        }
+    }
+}
+
 /// A component's scale or 2 × 2 matrix, in a composite glyph.
 private struct Transform {
     var xx = 1.0, yx = 0.0, xy = 0.0, yy = 1.0
@@ -343,7 +397,8 @@ private struct Transform {
 }
 
 extension TrueTypeFont {
-    /// Where glyph `id`'s data lies in `glyf`; empty for a glyph with no outline.
+    /// Where glyph `id`'s data lies in `glyf`, from the table's start; empty for a glyph with
+    /// no outline.
     private func location(of id: UInt16) throws(FontError) -> Range<Int> {
         let index = Int(id)
         let (start, end) =
@@ -353,22 +408,35 @@ extension TrueTypeFont {
                 Int(try data.u16(loca.lowerBound + index * 2)) * 2,
                 Int(try data.u16(loca.lowerBound + index * 2 + 2)) * 2
             )
-        guard start <= end, end <= glyf.count else { throw FontError(message: "glyph \(id) lies outside 'glyf'") }
-        return glyf.lowerBound + start..<glyf.lowerBound + end
+        guard start <= end, end <= outlines.count else { throw FontError(message: "glyph \(id) lies outside 'glyf'") }
+        return start..<end
+    }
+
+    /// The most bytes a glyph's data can take within the point limit: a simple glyph's header,
+    /// its contours' ends and its instructions (at most 65 535 bytes), a flag and two 2-byte
+    /// coordinates a point, and padding to 4 bytes. A larger claim in `loca` is refused before
+    /// anything is read.
+    private var maximumGlyphBytes: Int { 16 + 65_535 + 7 * limits.maximumPoints }
+
+    /// Glyph `id`'s data, on its own: offsets in it start at 0.
+    private func glyphData(_ id: UInt16) throws(FontError) -> FontBytes {
+        let range = try location(of: id)
+        guard range.count <= maximumGlyphBytes else { throw FontError(message: "glyph \(id) is too large") }
+        return try outlines.read(range)
     }
 
     /// Glyph `id`'s contours in its own units, assembling a composite glyph from its
     /// components within the limits' depth, component and point budgets.
     private func decode(_ id: UInt16, depth: Int, budget: inout Int) throws(FontError) -> [[OutlinePoint]] {
         guard Int(id) < glyphCount else { throw FontError(message: "a component names a missing glyph") }
-        let range = try location(of: id)
-        guard !range.isEmpty else { return [] }
-        let contourCount = Int(try data.i16(range.lowerBound))
-        if contourCount >= 0 { return try simpleGlyph(at: range, contours: contourCount) }
+        let data = try glyphData(id)
+        guard data.count > 0 else { return [] }
+        let contourCount = Int(try data.i16(0))
+        if contourCount >= 0 { return try simpleGlyph(data, contours: contourCount) }
         guard depth < limits.maximumComponentDepth else { throw FontError(message: "components nest too deep") }
         var assembled: [[OutlinePoint]] = []
         var pointCount = 0
-        var offset = range.lowerBound + 10
+        var offset = 10
         var more = true
         while more {
             budget -= 1
@@ -427,21 +495,21 @@ extension TrueTypeFont {
         return assembled
     }
 
-    /// A simple glyph's contours, in font units.
-    private func simpleGlyph(at range: Range<Int>, contours contourCount: Int) throws(FontError) -> [[OutlinePoint]] {
+    /// A simple glyph's contours, in font units, from its data.
+    private func simpleGlyph(_ data: FontBytes, contours contourCount: Int) throws(FontError) -> [[OutlinePoint]] {
         guard contourCount > 0 else { return [] }
         var ends: [Int] = []
         ends.reserveCapacity(contourCount)
         var previous = -1
         for index in 0..<contourCount {
-            let end = Int(try data.u16(range.lowerBound + 10 + index * 2))
+            let end = Int(try data.u16(10 + index * 2))
             guard end > previous else { throw FontError(message: "a glyph's contours are out of order") }
             ends.append(end)
             previous = end
         }
         let pointCount = previous + 1
         guard pointCount <= limits.maximumPoints else { throw FontError(message: "a glyph has too many points") }
-        let instructions = range.lowerBound + 10 + contourCount * 2
+        let instructions = 10 + contourCount * 2
         var offset = instructions + 2 + Int(try data.u16(instructions))
         var flags: [UInt8] = []
         flags.reserveCapacity(pointCount)
@@ -474,7 +542,7 @@ extension TrueTypeFont {
         }
         let xs = try coordinates(short: 0x02, same: 0x10)
         let ys = try coordinates(short: 0x04, same: 0x20)
-        guard offset <= range.upperBound else { throw FontError(message: "a glyph runs past its end") }
+        guard offset <= data.count else { throw FontError(message: "a glyph runs past its end") }
         var result: [[OutlinePoint]] = []
         var start = 0
         for end in ends {
