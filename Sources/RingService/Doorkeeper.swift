@@ -1,3 +1,4 @@
+import CSystem
 import Synchronization
 
 /// Which queries the response cache has been asked for before: bits set by a query's seeded
@@ -84,6 +85,11 @@ final class Doorkeeper: @unchecked Sendable {
         // Counted first: the mark that overfills the window clears it and is the next one's first.
         count(lane: lane)
         return words[word].bitwiseOr(flags, ordering: .relaxed).oldValue & flags == flags
+    }
+
+    /// Starts fetching `slot`'s word into the CPU's cache, for a ``see(_:lane:)`` a little later.
+    func prefetch(_ slot: UInt64) {
+        csystem_prefetch(words + Self.place(slot, mask: mask).word)
     }
 
     private func count(lane: Int) {

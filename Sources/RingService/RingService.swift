@@ -214,14 +214,14 @@ public final class RingService: HTTPResponder {
     {
         let query = ResponseCache.Query(request.query, format: format.rawValue)
         let loop = request.eventLoop
-        let firstAsked: Bool
-        switch cache.find(query: query, loop: loop) {
-        case .found(let entry):
-            if entry.isErrorImage { metrics.recordRenderError(format == .svg ? .svg : .png) }
-            return .now(Self.select(entry, for: request), hit: true)
-        case .absent(let first): firstAsked = first
-        }
+        if let entry = cache.findInFront(query: query, loop: loop) { return hit(entry, for: request, format: format) }
+        // Parsed before the store is asked, which reads the doorkeeper's word that
+        // `findInFront` began to fetch: the parse hides the wait. A query found in the store
+        // (asked for again, not yet in this loop's front) wastes its parse; that is rare.
         guard query.text.utf8.count <= configuration.maxQueryBytes else {
+            if case .found(let entry) = cache.findBehindFront(query: query, loop: loop) {
+                return hit(entry, for: request, format: format)
+            }
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
             return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
         }
@@ -229,13 +229,27 @@ public final class RingService: HTTPResponder {
         do {
             spec = try RingSpec(query: query.text)
         } catch {
+            if case .found(let entry) = cache.findBehindFront(query: query, loop: loop) {
+                return hit(entry, for: request, format: format)
+            }
             return .now(
                 errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
+        }
+        let firstAsked: Bool
+        switch cache.findBehindFront(query: query, loop: loop) {
+        case .found(let entry): return hit(entry, for: request, format: format)
+        case .absent(let first): firstAsked = first
         }
         if spec.isLive { return live(spec, request: request, format: format, reply: reply, started: started) }
         return ring(
             spec, query: query, request: request, format: format, reply: reply, started: started,
             firstAsked: firstAsked)
+    }
+
+    /// A cache hit's answer, counting an error image's.
+    private func hit(_ entry: ResponseCache.Entry, for request: HTTPRequest, format: ImageFormat) -> ImageOutcome {
+        if entry.isErrorImage { metrics.recordRenderError(format == .svg ? .svg : .png) }
+        return .now(Self.select(entry, for: request), hit: true)
     }
 
     /// A valid ring: its entry by digest, or its render, inline or on the pool. `query` is

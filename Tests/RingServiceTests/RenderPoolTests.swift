@@ -271,6 +271,13 @@ import Testing
         #expect(second.header("ETag") == first.header("ETag"))
         #expect(second.header("X-Ring-Error") == first.header("X-Ring-Error"))
         #expect(second.header("Cache-Control") == "public, max-age=60")
+        // Found in the store by its text the next time (the query is parsed first, and fails
+        // again), then in the loop's front, without a parse.
+        let query = ResponseCache.Query("p=72&size=oops", format: ImageFormat.png.rawValue)
+        #expect(harness.service.cache.findInFront(query: query) == nil)
+        for _ in 0..<2 { #expect(try harness.get("/ring.png?p=72&size=oops").body == first.body) }
+        #expect(harness.service.cache.findInFront(query: query) != nil)
+        #expect(harness.service.cache.statistics.hits == hits + 4)  // three requests and the lookup above
     }
 
     /// Two invalid URLs with one message share the one image; a ring never shares an error's

@@ -7,6 +7,11 @@ import Testing
 @testable import RingService
 
 extension ResponseCache {
+    /// A request's lookup, as the service makes it: the loop's front, then behind it.
+    fileprivate func find(query: Query, loop: Int = 0) -> QueryLookup {
+        findInFront(query: query, loop: loop).map { .found($0) } ?? findBehindFront(query: query, loop: loop)
+    }
+
     /// ``find(query:loop:)``'s entry, if it found one.
     fileprivate func lookup(query: Query, loop: Int = 0) -> Entry? {
         if case .found(let entry) = find(query: query, loop: loop) { entry } else { nil }

@@ -22,6 +22,10 @@ void csystem_release_free_memory(void);
 /// own and unmapped when freed, and at most `arena_max` arenas exist. A no-op elsewhere.
 void csystem_configure_allocator(int mmap_threshold, int arena_max);
 
+/// Asks the CPU to start loading the cache line at `address`, for a read a little later: a
+/// hint, which never faults. (Swift has no prefetch of its own.)
+static inline void csystem_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 #ifdef __linux__
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
