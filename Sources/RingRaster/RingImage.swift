@@ -126,11 +126,34 @@ public struct RingImage: Sendable {
         return writer.text
     }
 
-    /// ``entityTag``'s bytes into `writer`: the service writes them into the `ETag` line
-    /// without making a `String` on every new ring.
-    package func writeEntityTag(into writer: inout ByteWriter) {
+    /// Room for ``entityTag``'s bytes: the longest, `"r7-png@4x-f0123abcd-`, 32 digits and a
+    /// quote, is 54 (the scale is at most 4, ``RingLimits/scale``).
+    package static let maximumEntityTagBytes = 64
+
+    /// ``entityTag``'s bytes written into `target`, which has room for
+    /// ``maximumEntityTagBytes``; returns their count. The service writes them into the `ETag`
+    /// line without making a `String`, on every new ring: an SVG's as a copy of its fixed start
+    /// then its digest's digits, a PNG's (scale and fonts in it) through a writer.
+    package func writeEntityTag(to target: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(target.count >= Self.maximumEntityTagBytes, "room for an entity tag")
+        let base = target.baseAddress!
+        if format == .svg {
+            let start = Self.svgEntityTagStart
+            start.withUnsafeBufferPointer { base.initialize(from: $0.baseAddress!, count: $0.count) }
+            digest.write(hexTo: base + start.count)
+            base[start.count + 32] = UInt8(ascii: "\"")
+            return start.count + 33
+        }
+        var writer = ByteWriter(scratch: target)
         Self.writeEntityTag("r", format, scale: spec.scale, fonts: fonts, digest, into: &writer)
+        return writer.withBytes { written in
+            precondition(written.baseAddress == UnsafePointer(base), "an entity tag fits its room")
+            return written.count
+        }
     }
+
+    /// What every SVG's tag begins with: a quote, `r`, the SVG renderer's version and `-svg-`.
+    private static let svgEntityTagStart = Array("\"r\(Format.svg.rendererVersion)-svg-".utf8)
 
     private static func writeEntityTag(
         _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest,

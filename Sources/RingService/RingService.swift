@@ -479,13 +479,9 @@ public final class RingService: HTTPResponder {
     }
 
     /// A ring's own header line, after the shared ones: its `ETag`, written from the digest
-    /// into stack memory, with no `String` made on the way.
+    /// into the line, with no `String` made on the way.
     fileprivate static func ownHeaders(_ image: RingImage) -> HTTPHeaderBlock {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { scratch in
-            var writer = ByteWriter(scratch: scratch)
-            image.writeEntityTag(into: &writer)
-            return writer.withBytes { HTTPHeaderBlock(name: "ETag", value: $0) }
-        }
+        HTTPHeaderBlock(name: "ETag", valueCapacity: RingImage.maximumEntityTagBytes) { image.writeEntityTag(to: $0) }
     }
 
     /// An error image's own lines: its `ETag` and the message in `X-Ring-Error`.

@@ -28,13 +28,25 @@ import Testing
         #expect(HTTPHeaderBlock(headers).permanentAddress == nil)
     }
 
-    /// A line whose value comes as bytes is the line the same value as text gives, CR, LF and
-    /// NUL made spaces alike.
-    @Test func aValueGivenAsBytesIsMadeSafeAlike() {
-        for value in ["\"r6-svg-0123\"", "a\r\nInjected: yes", "nul\u{0}here", ""] {
+    /// A line whose value is written in place is the line the same value as text gives, CR, LF
+    /// and NUL made spaces alike, wherever they fall among the words it is checked in.
+    @Test func aValueWrittenInPlaceIsMadeSafeAlike() {
+        var values = ["\"r6-svg-0123\"", "a\r\nInjected: yes", "nul\u{0}here", "", "0123456789abcdef"]
+        for position in 0..<17 {
+            for bad in ["\r", "\n", "\u{0}"] {
+                var characters = Array("abcdefghijklmnopq")
+                characters[position] = Character(bad)
+                values.append(String(characters))
+            }
+        }
+        for value in values {
             let bytes = Array(value.utf8)
-            let line = bytes.withUnsafeBufferPointer { HTTPHeaderBlock(name: "ETag", value: $0) }
-            #expect(line.bytes == HTTPHeaderBlock(name: "ETag", value: value).bytes, "\(value)")
+            let line = HTTPHeaderBlock(name: "ETag", valueCapacity: bytes.count + 3) { room in
+                _ = room.initialize(from: bytes)
+                return bytes.count
+            }
+            #expect(line.bytes == HTTPHeaderBlock(name: "ETag", value: value).bytes, "\(value.debugDescription)")
+            #expect(!line.bytes.dropLast(2).contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
         }
     }
 }

@@ -103,9 +103,19 @@ import Testing
         builder.square(for: "成")
         let two = LabelFonts(fallbacks: [try TrueTypeFont(bytes: builder.bytes(), fallbackName: "two")])
         let spec = try RingSpec(query: "p=72&label=完成")
-        func tag(_ format: RingImage.Format, _ fonts: LabelFonts) throws -> String {
-            try RingImage(spec: spec, format: format, fonts: fonts).entityTag
+        func tag(_ format: RingImage.Format, _ fonts: LabelFonts, scale: Int = 1) throws -> String {
+            var scaled = spec
+            scaled.scale = scale
+            let image = try RingImage(spec: scaled, format: format, fonts: fonts)
+            // The bytes the service writes into the `ETag` line are the tag's, in every form.
+            let written = [UInt8](unsafeUninitializedCapacity: RingImage.maximumEntityTagBytes) { room, count in
+                count = image.writeEntityTag(to: room)
+            }
+            #expect(String(decoding: written, as: UTF8.self) == image.entityTag)
+            return image.entityTag
         }
+        #expect(try tag(.png, one, scale: RingLimits.scale.upperBound).contains("@\(RingLimits.scale.upperBound)x-f"))
+        #expect(try tag(.svg, .embedded).hasPrefix("\"r\(RingImage.Format.svg.rendererVersion)-svg-"))
         let plain = try tag(.png, .embedded)
         #expect(!plain.contains("-f"))
         #expect(try tag(.png, one).contains("-f"))

@@ -97,31 +97,49 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
         storage = .counted(bytes)
     }
 
-    /// One header line whose value is given as bytes, for a value written without a `String`
-    /// (a ring's `ETag`, from its digest): CR, LF and NUL become spaces, as in every line.
-    public init(name: StaticString, value: UnsafeBufferPointer<UInt8>) {
+    /// One header line whose value `writeValue` writes in place, into at most `valueCapacity`
+    /// bytes, returning how many it wrote: a ring's `ETag`, from its digest, with no `String`
+    /// and no second buffer on the way. CR, LF and NUL become spaces, as in every line.
+    public init(
+        name: StaticString, valueCapacity: Int, writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int
+    ) {
         let nameCount = name.utf8CodeUnitCount
-        let count = nameCount + value.count + 4
-        let nameStart = name.utf8Start
+        let valueStart = nameCount + 2
         // Made on the stack and copied into an array once: `unsafeUninitializedCapacity`
         // allocates through the standard library's unspecialised path, which looks the element
         // type up at run time (about 500 instructions, under a lock), on every new ring.
-        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { line in
+        let bytes = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: valueStart + valueCapacity + 2) { line in
             let base = line.baseAddress!
             // The name is the program's own text; only the value is made safe.
-            base.initialize(from: nameStart, count: nameCount)
+            base.initialize(from: name.utf8Start, count: nameCount)
             base[nameCount] = 0x3A  // ":"
             base[nameCount + 1] = 0x20
-            var target = base + nameCount + 2
-            for byte in value {
-                target.initialize(to: Self.safe(byte))
-                target += 1
-            }
-            base[count - 2] = 0x0D
-            base[count - 1] = 0x0A
-            return Array(UnsafeBufferPointer(line))
+            let count = writeValue(UnsafeMutableBufferPointer(start: base + valueStart, count: valueCapacity))
+            precondition((0...valueCapacity).contains(count), "a header value fits the room it was given")
+            Self.makeSafe(UnsafeMutableBufferPointer(start: base + valueStart, count: count))
+            base[valueStart + count] = 0x0D
+            base[valueStart + count + 1] = 0x0A
+            return Array(UnsafeBufferPointer(start: base, count: valueStart + count + 2))
         }
         storage = .counted(bytes)
+    }
+
+    /// Turns each CR, LF and NUL of `bytes` into a space, eight bytes at a time: a word is
+    /// looked at byte by byte only if it holds one, which a value the program wrote never does.
+    private static func makeSafe(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
+        // A byte of `word` is zero where the high bit of `(word - 0x01…) & ~word & 0x80…` is set
+        // (the lowest such byte exactly; a higher one may be flagged too, and is then only
+        // looked at).
+        func hasZero(_ word: UInt64) -> Bool { (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)
+            if hasZero(word) || hasZero(word ^ 0x0D0D_0D0D_0D0D_0D0D) || hasZero(word ^ 0x0A0A_0A0A_0A0A_0A0A) {
+                for at in index..<index + 8 { bytes[at] = safe(bytes[at]) }
+            }
+            index += 8
+        }
+        for at in index..<bytes.count { bytes[at] = safe(bytes[at]) }
     }
 
     @inline(__always)

@@ -40,11 +40,22 @@ public struct RingDigest: Sendable, Hashable, CustomStringConvertible {
     /// Appends the 32 hex digits: eight at a time, in one word each (the ETag and every
     /// element id of an SVG are written from it, several times a new ring).
     package func write(hexInto w: inout ByteWriter) {
-        var digits = (
+        var digits = hexWords
+        withUnsafeBytes(of: &digits) { w.append(raw: $0) }
+    }
+
+    /// Writes the 32 hex digits at `target`, which has room for them.
+    package func write(hexTo target: UnsafeMutableRawPointer) {
+        var digits = hexWords
+        withUnsafeBytes(of: &digits) { target.copyMemory(from: $0.baseAddress!, byteCount: 32) }
+    }
+
+    /// The 32 hex digits as four words, in memory order.
+    private var hexWords: (UInt64, UInt64, UInt64, UInt64) {
+        (
             Self.hexDigits(UInt32(truncatingIfNeeded: high >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: high)),
             Self.hexDigits(UInt32(truncatingIfNeeded: low >> 32)), Self.hexDigits(UInt32(truncatingIfNeeded: low))
         )
-        withUnsafeBytes(of: &digits) { w.append(raw: $0) }
     }
 
     /// The 8 lowercase hex digits of `value`, most significant first, as the bytes of a word in
