@@ -105,8 +105,8 @@ public final class TrueTypeFont: Sendable {
         self.unitsPerEm = Double(unitsPerEm)
         self.glyphCount = glyphCount
         self.outlines =
-            if let file { .file(file, offset: glyf.lowerBound, count: glyf.count) } else {
-                .memory(FontBytes(bytes: Array(data.bytes[glyf])))
+            if let file { Outlines(file: file, offset: glyf.lowerBound, count: glyf.count) } else {
+                Outlines(table: FontBytes(bytes: Array(data.bytes[glyf])))
             }
         self.longOffsets = locaFormat == 1
         self.metricCount = metricCount
@@ -356,32 +356,38 @@ private enum CharacterMap: Sendable {
 
 // MARK: - glyf
 
-/// The `glyf` table, where a glyph's outline is read when it is first drawn.
-private enum Outlines: Sendable {
-    /// In memory: the embedded font, and fonts given as bytes.
-    case memory(FontBytes)
-    /// In the font file, `count` bytes from `offset`.
-    case file(FontFile, offset: Int, count: Int)
-
+/// The `glyf` table, where a glyph's outline is read when it is first drawn: in memory (the
+/// embedded font, and fonts given as bytes), or in the font file.
+///
+/// A struct with an optional file, not an enum with a payload for each place: Swift keeps a
+/// multi-payload enum's case in spare bits of the class reference, and LeakSanitizer, which
+/// then does not see a pointer there, reported every open font file as leaked at exit.
+private struct Outlines: Sendable {
+    /// The table's bytes when it is kept in memory; empty when it is read from ``file``.
+    private let table: FontBytes
+    /// The font's file, when the table is read from it, ``offset`` bytes in.
+    private let file: FontFile?
+    private let offset: Int
     /// The table's length.
-    var count: Int {
-        switch self {
-        case .memory(let table): table.count
-        case .file(_, _, let count): count
-        }
+    let count: Int
+
+    /// The table kept in memory.
+    init(table: FontBytes) {
+        (self.table, file, offset, count) = (table, nil, 0, table.count)
+    }
+
+    /// The table in `file`, `count` bytes from `offset`.
+    init(file: FontFile, offset: Int, count: Int) {
+        (table, self.file, self.offset, self.count) = (FontBytes(bytes: []), file, offset, count)
     }
 
     /// The bytes in `range` of the table, on their own. A file cut short since it was opened
     /// is an error, and the glyph draws nothing.
     func read(_ range: Range<Int>) throws(FontError) -> FontBytes {
-        switch self {
-        case .memory(let table):
-            return FontBytes(bytes: Array(table.bytes[range]))
-        case .file(let file, let offset, _):
-            let bytes = file.read(count: range.count, at: offset + range.lowerBound)
-            guard bytes.count == range.count else { throw FontError(message: "is shorter than when it was opened") }
-            return FontBytes(bytes: bytes)
-        }
+        guard let file else { return FontBytes(bytes: Array(table.bytes[range])) }
+        let bytes = file.read(count: range.count, at: offset + range.lowerBound)
+        guard bytes.count == range.count else { throw FontError(message: "is shorter than when it was opened") }
+        return FontBytes(bytes: bytes)
     }
 }
 
