@@ -6,7 +6,7 @@
 # Stage 1 compiles a release binary with the Swift standard library and Foundation linked in
 # statically, so stage 2 needs glibc and the system zlib (PNG's deflate), both in
 # debian:bookworm-slim (zlib1g is part of its base system), and for live values (src=) the
-# libcurl that FoundationNetworking's URLSession is built on, with the CA certificates.
+# system's libcurl (libcurl.so.4), which the fetcher drives, with the CA certificates.
 
 FROM swift:6.3-bookworm AS build
 WORKDIR /src

@@ -26,6 +26,15 @@ let package = Package(
         .target(name: "RingCore", dependencies: ["ByteGrammar"], swiftSettings: swiftSettings),
         // The system zlib (deflate and CRC-32 for PNG).
         .systemLibrary(name: "CZlib"),
+        // The system's libcurl, for live values' fetches. Declared in the target itself: the
+        // machines ring builds on carry libcurl.so.4 (FoundationNetworking links it), not its
+        // development headers or the unversioned libcurl.so.
+        .target(
+            name: "CCurl",
+            linkerSettings: [
+                .linkedLibrary(":libcurl.so.4", .when(platforms: [.linux])),
+                .linkedLibrary("curl", .when(platforms: [.macOS])),
+            ]),
         // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/make-glyphs.py).
         .target(name: "RingFontData", exclude: ["LICENSE-DejaVu.txt"]),
         // Pure: RingScene -> coverage raster -> PNG.
@@ -35,7 +44,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["ByteGrammar", "CSystem"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(
-            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem"],
+            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem", "CCurl"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],

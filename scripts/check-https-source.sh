@@ -3,9 +3,8 @@
 #
 #   scripts/check-https-source.sh PATH-TO-ring
 #
-# URLSession on Linux is libcurl with the system's CA bundle, and cannot be handed a CA of its
-# own (swift-corelibs-foundation reads URLSessionCertificateAuthorityInfoFile on Android only).
-# So, as root on a CI machine, the test CA is added to the system store
+# The fetcher is libcurl with the system's CA bundle, which is what production uses, so the
+# check does not hand it a CA of its own: as root on a CI machine, the test CA is added to the system store
 # (/usr/local/share/ca-certificates, update-ca-certificates) for the check and removed after it.
 # Checks, against an HTTPS document server on 127.0.0.1 with a certificate for localhost:
 #   1. with the CA trusted, `src=https://localhost:PORT/…` draws the document's value, with no

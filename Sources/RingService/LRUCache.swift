@@ -58,6 +58,20 @@ struct LRUCache<Key: CacheKey, Value> {
         return values[node]
     }
 
+    /// Removes the first entry whose key has `slot` and whose value `matches`, if any: for
+    /// records that keep a key's 64-bit slot instead of the key itself.
+    mutating func removeValue(slot: UInt64, where matches: (Value) -> Bool) {
+        var place = Int(truncatingIfNeeded: slot) & mask
+        while table[place].node >= 0 {
+            let node = Int(table[place].node)
+            if table[place].slot == slot, let value = values[node], matches(value) {
+                remove(node)
+                return
+            }
+            place = (place + 1) & mask
+        }
+    }
+
     /// Inserts or replaces `key`, then evicts least recently used entries until the total cost
     /// fits. A value costing more than the whole capacity is not stored.
     mutating func insert(_ value: Value, for key: Key, cost: Int) {

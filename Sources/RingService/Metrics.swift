@@ -196,7 +196,8 @@ public final class Metrics: Sendable {
 
     /// The Prometheus text exposition (format 0.0.4).
     public func exposition(
-        cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics, pool: PoolStatistics
+        cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics, pool: PoolStatistics,
+        sources: (entries: Int, bytes: Int) = (0, 0)
     ) -> String {
         var text = ""
         func family(_ name: String, _ type: String, _ help: String) {
@@ -256,7 +257,8 @@ public final class Metrics: Sendable {
                 "ring_source_fetches_total{result=\"\(result)\"} \(sourceFetches[index].value.load(ordering: .relaxed))\n"
         }
         family(
-            "ring_source_fetch_seconds", "histogram", "Time a source fetch took, from name resolution to the last byte."
+            "ring_source_fetch_seconds", "histogram",
+            "Time a source fetch took, from its request (its wait for a turn included) to the last byte."
         )
         var cumulative = 0
         for (bound, counter) in zip(Self.sourceBuckets, sourceFetchCounts) {
@@ -271,6 +273,13 @@ public final class Metrics: Sendable {
             family(name, type, help)
             text += "\(name) \(value)\n"
         }
+        single(
+            "ring_source_cache_entries", "gauge",
+            "Live values' documents and failures kept, and fetches under way.", sources.entries)
+        single(
+            "ring_source_cache_bytes", "gauge",
+            "What the kept documents and failures count against --source-cache-mb: URL, document, message, bookkeeping.",
+            sources.bytes)
         single(
             "ring_source_stale_total", "counter",
             "Live rings answered with their last good value because a refresh failed.",

@@ -45,9 +45,10 @@ extension RingService {
         }
         let answer: @Sendable (LiveSources.Answer) -> HTTPResponse = { [self] answer in
             switch answer {
-            case .busy: return Self.sourcesBusy
             case .failure(let failure):
-                return invalid([("src", "src: \(failure.message)", nil)], request, status: .badGateway)
+                // A fetch refused its turn is this server's limit, not the source's fault.
+                let status: HTTPStatus = failure.kind == .busy ? .serviceUnavailable : .badGateway
+                return invalid([("src", "src: \(failure.message)", nil)], request, status: status)
             case .document(let document, let freshFor, let stale):
                 switch Self.read(spec, from: document) {
                 case .failure(let error):

@@ -48,11 +48,6 @@ extension RingService {
         return resolve(spec, now, request: request, format: format, reply: reply, started: started)
     }
 
-    /// The answer to a new source whose host has `--source-queue` fetches waiting already.
-    static let sourcesBusy = HTTPResponse.text(
-        .serviceUnavailable, "busy: too many fetches waiting for this source's host, retry\n",
-        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
-
     /// The answer once the source has answered: the ring its values make, or the error image
     /// naming what went wrong (the fetch, or a field).
     private func resolve(
@@ -66,8 +61,6 @@ extension RingService {
                 hit: false)
         }
         switch answer {
-        case .busy:
-            return .now(Self.sourcesBusy, hit: false)
         case .failure(let problem):
             return failure("src: \(problem.message)")
         case .document(let document, let freshFor, let stale):

@@ -56,7 +56,8 @@ public final class RingService: HTTPResponder {
             configuration.sources.isEnabled
             ? LiveSources(
                 policy: configuration.sources, failureSeconds: configuration.errorMaxAge, metrics: metrics,
-                exemptEndpoints: configuration.sourceExemptEndpoints, clock: configuration.sourceClock) : nil
+                exemptEndpoints: configuration.sourceExemptEndpoints, clock: configuration.sourceClock,
+                lookup: configuration.sourceLookup) : nil
         let short = [("Cache-Control", "public, max-age=\(configuration.errorMaxAge)")] + Self.commonHeaders
         self.notFound = .text(.notFound, "not found\n", headers: short)
         self.methodNotAllowed = .text(
@@ -135,7 +136,8 @@ public final class RingService: HTTPResponder {
         case .metrics:
             let text = metrics.exposition(
                 cache: cache.statistics, cacheCapacity: cache.capacity, server: serverStatistics,
-                pool: Metrics.PoolStatistics(queued: pool.queued, running: pool.running, threads: pool.threads))
+                pool: Metrics.PoolStatistics(queued: pool.queued, running: pool.running, threads: pool.threads),
+                sources: sources?.statistics ?? (0, 0))
             response = HTTPResponse(
                 status: .ok,
                 headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")]

@@ -74,6 +74,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// What the source cache reads the time from: the monotonic clock, or for tests one they
     /// move by hand across time-to-live and staleness.
     package var sourceClock = SourceClock.monotonic
+    /// How source names are resolved: the system's resolver, or for tests one that is slow,
+    /// silent, or answers a different address each time.
+    package var sourceLookup = SourceLookup.system
 
     /// The allocator settings and the hand-back of free pages that hold the memory bound.
     public var memory = MemoryPolicy()

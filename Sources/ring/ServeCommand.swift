@@ -243,19 +243,33 @@ enum ServeCommand {
         .service(
             "--source-stale", "SECONDS", "how long the last good value is served while its source fails",
             \.sources.stale, in: 0...2_592_000),
-        .service("--source-per-host", "N", "fetches running at once to one host", \.sources.perHost, in: 1...64),
         .service(
-            "--source-queue", "N", "fetches that may wait for one host, else 503", \.sources.queuePerHost,
-            in: 0...65536),
+            "--source-per-host", "N", "fetches running at once per allowed host (a *.domain entry is one)",
+            \.sources.perHost, in: 1...64),
+        .service(
+            "--source-queue", "N", "fetches that may wait their turn per allowed host, else an error image",
+            \.sources.queuePerHost, in: 0...65536),
+        Flag(
+            name: "--source-queue-wait", value: "SECONDS",
+            help:
+                "the longest a fetch waits for its turn; with --source-timeout under --write-timeout (\(defaults.service.sources.queueWait))"
+        ) { text, _, service, _ in
+            guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 600 else { return false }
+            service.sources.queueWait = seconds
+            return true
+        },
         Flag(
             name: "--source-rate", value: "N",
             help:
-                "fetches started a second to one host, at most, else 503 (\(defaults.service.sources.fetchesPerSecond))"
+                "fetches started a second per allowed host; more wait their turn (\(defaults.service.sources.fetchesPerSecond))"
         ) { text, _, service, _ in
             guard let rate = Double(text), rate.isFinite, rate >= 0.01, rate <= 10_000 else { return false }
             service.sources.fetchesPerSecond = rate
             return true
         },
+        .service(
+            "--source-resolvers", "N", "threads resolving source names; one allowed host holds --source-per-host",
+            \.sources.resolvers, in: 1...256),
         .service(
             "--source-cache-mb", "N", "source documents kept, in MiB", \.sources.cacheBytes, in: 1...4096,
             scale: 1 << 20),
@@ -350,6 +364,13 @@ enum ServeCommand {
                 Usage.fail("\(name): '\(value!)' is not a valid \(flag.value)", help: help)
             }
             index += 1
+        }
+        let sources = settings.service.sources
+        if sources.isEnabled && sources.queueWait + sources.timeout >= settings.server.writeTimeout {
+            Usage.fail(
+                "--source-queue-wait (\(sources.queueWait)) and --source-timeout (\(sources.timeout)) must add up to "
+                    + "less than --write-timeout (\(settings.server.writeTimeout)): a request waiting for a fetch "
+                    + "is answered within them", help: help)
         }
         return settings
     }

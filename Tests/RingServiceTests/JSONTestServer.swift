@@ -29,6 +29,8 @@ final class JSONTestServer: @unchecked Sendable {  // state under `lock`
     private(set) var mostAtOnce = 0
     /// The header lines of every request, in order.
     private(set) var requestHeads: [String] = []
+    /// When each request's head was read, in monotonic seconds, in order.
+    private var arrivalTimes: [Double] = []
 
     init() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -67,6 +69,7 @@ final class JSONTestServer: @unchecked Sendable {  // state under `lock`
     func count(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
 
     var heads: [String] { lock.withLock { requestHeads } }
+    var arrivals: [Double] { lock.withLock { arrivalTimes } }
     var peak: Int { lock.withLock { mostAtOnce } }
 
     private func acceptLoop() {
@@ -84,7 +87,16 @@ final class JSONTestServer: @unchecked Sendable {  // state under `lock`
             open += 1
             mostAtOnce = max(mostAtOnce, open)
         }
-        defer { lock.withLock { open -= 1 } }
+        // A request stops counting as open just before its answer is sent: the client can only
+        // start its next request after it has the answer, so the peak counts no overlap
+        // between an answered request's closing and the next one's start.
+        var counted = true
+        func answered() {
+            guard counted else { return }
+            counted = false
+            lock.withLock { open -= 1 }
+        }
+        defer { answered() }
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !head.ends(with: "\r\n\r\n") {
@@ -99,9 +111,11 @@ final class JSONTestServer: @unchecked Sendable {  // state under `lock`
         let answer = lock.withLock { () -> Answer? in
             counts[path, default: 0] += 1
             requestHeads.append(text)
+            arrivalTimes.append(MonotonicClock.now())
             return answers[path] ?? answers[target]
         }
         func send(_ text: String) -> Bool {
+            answered()
             let bytes = Array(text.utf8)
             return bytes.withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 == bytes.count

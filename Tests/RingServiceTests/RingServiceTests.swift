@@ -84,6 +84,14 @@ final class InProcessService {
 
     struct DeferredAnswerMissing: Error {}
 
+    /// Asks for `target` without waiting: the answer is in the result, now or once it comes.
+    func ask(_ target: String) throws -> Later {
+        let request = try HTTPRequest(parsing: "GET \(target) HTTP/1.1\r\nHost: rings.test\r\n\r\n")
+        let later = Later()
+        if let now = service.respond(to: request, reply: HTTPReply.calling { later.set($0) }) { later.set(now) }
+        return later
+    }
+
     /// A response that a render thread hands over.
     final class Later: Sendable {
         private let response = Locked<HTTPResponse?>(nil)

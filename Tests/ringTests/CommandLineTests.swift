@@ -411,15 +411,25 @@ import Testing
                     "--source-allow", "Status.example.com,*.pages.example", "--source-allow=[::1]",
                     "--source-allow-http", "--source-allow-private", "--source-timeout", "1.5", "--source-ttl", "60",
                     "--source-max-bytes", "2048", "--source-per-host", "2", "--source-cache-mb", "3", "--source-rate",
-                    "2.5",
+                    "2.5", "--source-queue-wait", "4", "--source-resolvers", "8",
                 ], help: "ring serve"))
         let policy = settings.service.sources
         #expect(policy.allowedHosts == ["status.example.com", "*.pages.example", "::1"])
         #expect(policy.allowHTTP && policy.allowPrivate && policy.isEnabled)
         #expect(policy.timeout == 1.5 && policy.ttl == 60 && policy.maxBytes == 2048 && policy.perHost == 2)
         #expect(policy.cacheBytes == 3 << 20 && policy.fetchesPerSecond == 2.5)
+        #expect(policy.queueWait == 4 && policy.resolvers == 8)
         let plain = try #require(ServeCommand.settings([], help: "ring serve"))
         #expect(!plain.service.sources.isEnabled && !plain.service.sources.allowHTTP)
+    }
+
+    /// A fetch's longest wait and deadline must fit in --write-timeout, or a waiting request
+    /// could be closed unanswered: such flags are a usage error.
+    @Test func sourceWaitsMustFitTheWriteTimeout() throws {
+        let refused = try Self.run([
+            "serve", "--source-allow", "example.com", "--source-timeout", "6", "--source-queue-wait", "4",
+        ])
+        #expect(refused.status == 2 && refused.stderr.contains("must add up to less than --write-timeout (10.0)"))
     }
 
     /// `--cache-admission`: a cheap new SVG is stored when second asked for unless told `first`.

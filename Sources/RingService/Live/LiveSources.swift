@@ -7,30 +7,39 @@ import RingCore
 /// - **One fetch per URL**, whatever the number of requests waiting for it: the first request
 ///   for a URL with no fresh document starts the fetch, and every request until it ends waits
 ///   on that one.
-/// - **At most `perHost` fetches at once to one host**, the next `queuePerHost` waiting in
-///   order, and at most `fetchesPerSecond` started a second (a token bucket); a new source
-///   past those is answered busy (503), so a flood of distinct sources costs the host a
-///   bounded number of connections and requests, and everything else goes on.
+/// - **Turns per allowlist entry** (``FetchScheduler``): a new source waits its turn, and is
+///   refused only when its entry's queue is full or its wait runs out. A refused refresh
+///   serves the last good document when there is one.
 /// - A document is **fresh** for `ttl` seconds, or the longer `max-age` it sent (up to a day);
 ///   then the next request fetches it again. When that refresh fails, the last good document
 ///   is served, **stale**, for up to `stale` seconds past its freshness.
 /// - A failure with no good document is kept for `failureSeconds` (the error image's
-///   `max-age`), so a broken source is not fetched on every request.
-/// - Documents are kept within `cacheBytes` of their bodies (a failure counts 256 bytes); past
-///   it the least recently used are dropped.
+///   `max-age`), so a broken source is not fetched on every request, and then forgotten.
+/// - Entries are kept within `cacheBytes`, each counted at its real size (the URL, the
+///   document, the failure's message and the bookkeeping, ``entryOverhead``); past it the
+///   least recently used go, in constant time (``LRUCache``).
 ///
-/// Thread-safe; answers waiting requests on the fetch's thread, never on an event loop.
+/// Thread-safe; answers waiting requests on the fetcher's thread, never on an event loop.
 final class LiveSources: Sendable {
     /// What a request for a source gets.
     enum Answer: Sendable {
         /// The document, and how long it stays fresh (0 when served stale).
         case document(JSONDocument, freshFor: Int, stale: Bool)
         case failure(SourceFailure)
-        /// Too many fetches wait for this host.
-        case busy
     }
 
     typealias Waiter = @Sendable (Answer) -> Void
+
+    /// A source's place in the cache: its URL, placed by Swift's per-process seeded hash.
+    struct Key: CacheKey {
+        let url: String
+        let slot: UInt64
+        init(_ url: String) {
+            self.url = url
+            slot = UInt64(bitPattern: Int64(url.hashValue))
+        }
+        static func == (left: Key, right: Key) -> Bool { left.url == right.url }
+    }
 
     private struct Entry {
         var document: JSONDocument?
@@ -38,89 +47,71 @@ final class LiveSources: Sendable {
         var staleUntil: Double = 0
         var failure: SourceFailure?
         var failedUntil: Double = 0
-        var waiters: [Waiter] = []
-        var fetching = false
-        var bytes = LiveSources.failureBytes
-        var lastUsed: Double = 0
-    }
-
-    private struct Host {
-        var running = 0
-        var queue: [SourceURL] = []
-        /// Fetches it may still start, refilled at `fetchesPerSecond` up to that many.
-        var tokens: Double
-        var refilled: Double
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
-        var hosts: [String: Host] = [:]
-        var bytes = 0
+        var cache: LRUCache<Key, Entry>
+        /// Fetches under way, and who waits for each.
+        var pending: [String: [Waiter]] = [:]
+        /// Failures in the order they were stored, all kept for the same time, so the oldest
+        /// is the first to expire: by their key's slot, not their URL, which would keep every
+        /// failing URL alive until its expiry, whatever the cache's budget.
+        var failures: [(slot: UInt64, until: Double)] = []
+        var failuresHead = 0
     }
 
-    /// Hosts remembered before those idle with a full bucket are dropped.
-    static let hostsKept = 1024
-
-    /// What a failure's entry counts against the byte budget.
-    static let failureBytes = 256
+    /// What an entry costs beyond its URL, document and message: the LRU node and its place
+    /// in the table, the entry's fields, and the strings' and arrays' headers.
+    static let entryOverhead = 256
 
     private let policy: SourcePolicy
     private let failureSeconds: Int
     private let fetcher: SourceFetcher
     private let metrics: Metrics
-    private let clock: @Sendable () -> Double
-    private let state = Locked(State())
+    private let clock: SourceClock
+    private let state: Locked<State>
 
     init(
         policy: SourcePolicy, failureSeconds: Int, metrics: Metrics, exemptEndpoints: [String] = [],
-        clock: SourceClock = .monotonic
+        clock: SourceClock = .monotonic, lookup: SourceLookup = .system
     ) {
         self.policy = policy
         self.failureSeconds = failureSeconds
-        self.fetcher = SourceFetcher(policy: policy, exemptEndpoints: exemptEndpoints)
+        self.fetcher = SourceFetcher(
+            policy: policy, exemptEndpoints: exemptEndpoints, lookup: lookup.resolve, clock: clock)
         self.metrics = metrics
-        self.clock = { clock.now() }
+        self.clock = clock
+        self.state = Locked(State(cache: LRUCache(capacity: policy.cacheBytes)))
     }
 
     /// Stops fetching: the service is going away (in tests, one service after another).
-    deinit { fetcher.invalidate() }
+    deinit { fetcher.stop() }
 
     /// The answer for `url` now, or nil when it waits for a fetch: `waiter` is then called
     /// once, with the answer, when the fetch ends.
     func read(_ url: SourceURL, waiter: @escaping Waiter) -> Answer? {
         let key = url.description
-        let now = clock()
+        let now = clock.now()
         var start = false
         let answer = state.withLock { state -> Answer? in
-            guard var entry = state.entries[key] else {
-                // A new source: counted from now, so that waiting ones count against the budget.
-                guard let admitted = Self.admit(url, into: &state, policy: policy, now: now) else { return .busy }
-                start = admitted
-                var entry = Entry()
-                entry.lastUsed = now
-                entry.fetching = true
-                entry.waiters = [waiter]
-                state.entries[key] = entry
-                state.bytes += entry.bytes
+            Self.expireFailures(&state, now: now)
+            if state.pending[key] != nil {
+                state.pending[key]!.append(waiter)
                 return nil
             }
-            entry.lastUsed = now
-            defer { state.entries[key] = entry }
-            if let document = entry.document, now < entry.freshUntil {
-                return .document(document, freshFor: Int((entry.freshUntil - now).rounded()), stale: false)
-            }
-            if let failure = entry.failure, now < entry.failedUntil {
-                if let document = entry.document, now < entry.staleUntil {
-                    return .document(document, freshFor: 0, stale: true)
+            if let entry = state.cache.value(for: Key(key)) {
+                if let document = entry.document, now < entry.freshUntil {
+                    return .document(document, freshFor: Int((entry.freshUntil - now).rounded()), stale: false)
                 }
-                return .failure(failure)
+                if let failure = entry.failure, now < entry.failedUntil {
+                    if let document = entry.document, now < entry.staleUntil {
+                        return .document(document, freshFor: 0, stale: true)
+                    }
+                    return .failure(failure)
+                }
             }
-            if !entry.fetching {
-                guard let admitted = Self.admit(url, into: &state, policy: policy, now: now) else { return .busy }
-                start = admitted
-                entry.fetching = true
-            }
-            entry.waiters.append(waiter)
+            state.pending[key] = [waiter]
+            start = true
             return nil
         }
         if case .document(_, _, true) = answer { metrics.recordSourceStale() }
@@ -128,34 +119,9 @@ final class LiveSources: Sendable {
         return answer
     }
 
-    /// How far below a whole token still counts as one (``admit(_:into:policy:now:)``).
-    /// A millionth: a year of uptime puts the clock's rounding near 1e-8 tokens.
-    static let tokenRounding = 1e-6
-
-    /// A fetch of `url` takes its host's slot (true: start it now) or a place in its queue
-    /// (false), or nil when the queue is full.
-    private static func admit(_ url: SourceURL, into state: inout State, policy: SourcePolicy, now: Double) -> Bool? {
-        let burst = max(policy.fetchesPerSecond, 1)
-        var host = state.hosts[url.host] ?? Host(tokens: burst, refilled: now)
-        defer { state.hosts[url.host] = host }
-        host.tokens = min(burst, host.tokens + (now - host.refilled) * policy.fetchesPerSecond)
-        host.refilled = now
-        // A whole token to within rounding: the time since the last refill is a difference of
-        // two large clock readings, and 0.4 s at 5 a second came out as 1.999… tokens.
-        guard host.tokens >= 1 - Self.tokenRounding else { return nil }
-        host.tokens = max(0, host.tokens - 1)
-        if host.running < policy.perHost {
-            host.running += 1
-            return true
-        }
-        guard host.queue.count < policy.queuePerHost else { return nil }
-        host.queue.append(url)
-        return false
-    }
-
-    /// The answer for `url`, waiting for a fetch if need be, up to the fetch's deadline and a
-    /// second: for callers with no reply to keep (tests, tools), never on an event loop. Nil
-    /// when the fetch did not finish in that time.
+    /// The answer for `url`, waiting for a fetch if need be, up to its longest wait and
+    /// deadline and a second: for callers with no reply to keep (tests, tools), never on an
+    /// event loop. Nil when the fetch did not finish in that time.
     func readWaiting(_ url: SourceURL) -> Answer? {
         let waited = Locked<Answer?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -164,14 +130,14 @@ final class LiveSources: Sendable {
             done.signal()
         }
         if let now { return now }
-        _ = done.wait(timeout: .now() + policy.timeout + 1)
+        _ = done.wait(timeout: .now() + policy.queueWait + policy.timeout + 1)
         return waited.withLock { $0 }
     }
 
     private func fetch(_ url: SourceURL) {
-        let started = clock()
+        let started = clock.now()
         fetcher.fetch(url) { [self] result in
-            let seconds = clock() - started
+            let seconds = clock.now() - started
             let outcome: Result<(JSONDocument, Int), SourceFailure> = result.flatMap { fetched in
                 do throws(JSONDocument.Refusal) {
                     let document = try JSONDocument(fetched.body)
@@ -187,79 +153,69 @@ final class LiveSources: Sendable {
         }
     }
 
-    /// Stores a fetch's outcome, answers its waiters, and starts the host's next fetch.
+    /// Stores a fetch's outcome and answers its waiters.
     private func finish(_ url: SourceURL, _ outcome: Result<(JSONDocument, Int), SourceFailure>) {
         let key = url.description
-        let now = clock()
-        let (waiters, answer, next) = state.withLock { state -> ([Waiter], Answer, SourceURL?) in
-            var entry = state.entries[key] ?? Entry()
+        let now = clock.now()
+        let (waiters, answer) = state.withLock { state -> ([Waiter], Answer) in
+            let waiters = state.pending.removeValue(forKey: key) ?? []
+            let previous = state.cache.value(for: Key(key))
+            var entry = previous ?? Entry()
             let answer: Answer
-            state.bytes -= entry.bytes
             switch outcome {
             case .success(let (document, ttl)):
-                entry.document = document
-                entry.freshUntil = now + Double(ttl)
-                entry.staleUntil = entry.freshUntil + Double(policy.stale)
-                entry.failure = nil
-                entry.bytes = max(document.bytes, Self.failureBytes)
+                entry = Entry(
+                    document: document, freshUntil: now + Double(ttl),
+                    staleUntil: now + Double(ttl) + Double(policy.stale))
                 answer = .document(document, freshFor: ttl, stale: false)
             case .failure(let failure):
+                let stale = entry.document.flatMap { now < entry.staleUntil ? $0 : nil }
+                if failure.kind == .busy {
+                    // Not the source's fault: nothing is stored, and the next request tries again.
+                    return (waiters, stale.map { .document($0, freshFor: 0, stale: true) } ?? .failure(failure))
+                }
+                entry.document = stale
                 entry.failure = failure
                 entry.failedUntil = now + Double(failureSeconds)
-                if let document = entry.document, now < entry.staleUntil {
-                    answer = .document(document, freshFor: 0, stale: true)
-                } else {
-                    entry.document = nil
-                    entry.bytes = Self.failureBytes
-                    answer = .failure(failure)
-                }
+                answer = stale.map { .document($0, freshFor: 0, stale: true) } ?? .failure(failure)
+                state.failures.append((Key(key).slot, entry.failedUntil))
             }
-            state.bytes += entry.bytes
-            let waiters = entry.waiters
-            entry.waiters = []
-            entry.fetching = false
-            state.entries[key] = entry
-            var host = state.hosts[url.host] ?? Host(tokens: 0, refilled: now)
-            var next: SourceURL?
-            if host.queue.isEmpty {
-                host.running -= 1
-            } else {
-                next = host.queue.removeFirst()  // the slot passes to it
-            }
-            // An idle host is kept while its bucket refills: forgetting it would refill it at
-            // once. Hosts idle with a full bucket are dropped when there are many.
-            state.hosts[url.host] = host
-            if state.hosts.count > Self.hostsKept {
-                let burst = max(policy.fetchesPerSecond, 1)
-                state.hosts = state.hosts.filter { _, host in
-                    host.running > 0 || !host.queue.isEmpty
-                        || host.tokens + (now - host.refilled) * policy.fetchesPerSecond < burst
-                }
-            }
-            Self.evict(&state, budget: policy.cacheBytes)
-            return (waiters, answer, next)
+            state.cache.insert(entry, for: Key(key), cost: Self.cost(of: entry, url: key))
+            Self.expireFailures(&state, now: now)
+            return (waiters, answer)
         }
         if case .document(_, _, true) = answer {
             for _ in waiters { metrics.recordSourceStale() }
         }
-        if let next { fetch(next) }
         for waiter in waiters { waiter(answer) }
     }
 
-    /// Drops the least recently used entries nobody waits for until the bodies fit `budget`.
-    private static func evict(_ state: inout State, budget: Int) {
-        guard state.bytes > budget else { return }
-        let idle = state.entries.filter { !$0.value.fetching }.sorted { $0.value.lastUsed < $1.value.lastUsed }
-        for (key, entry) in idle {
-            guard state.bytes > budget else { return }
-            state.entries[key] = nil
-            state.bytes -= entry.bytes
+    /// What `entry` counts against the cache's bytes.
+    private static func cost(of entry: Entry, url: String) -> Int {
+        entryOverhead + url.utf8.count + (entry.document?.bytes ?? 0) + (entry.failure?.message.utf8.count ?? 0)
+    }
+
+    /// Forgets failures past their time that no document stands behind. Each failure is
+    /// looked at once, oldest first.
+    private static func expireFailures(_ state: inout State, now: Double) {
+        while state.failuresHead < state.failures.count, state.failures[state.failuresHead].until <= now {
+            let (slot, until) = state.failures[state.failuresHead]
+            state.failuresHead += 1
+            // Only the failure this record stored: a later fetch may have replaced it.
+            state.cache.removeValue(slot: slot) { $0.failedUntil == until && $0.document == nil }
+        }
+        if state.failuresHead == state.failures.count {
+            state.failures.removeAll(keepingCapacity: state.failures.count < 1024)
+            state.failuresHead = 0
+        } else if state.failuresHead >= 1024 && state.failuresHead * 2 >= state.failures.count {
+            state.failures.removeFirst(state.failuresHead)
+            state.failuresHead = 0
         }
     }
 
-    /// Documents and failures kept now, and the bytes they count.
+    /// Entries kept now (fetches under way count too), and the bytes they count.
     var statistics: (entries: Int, bytes: Int) {
-        state.withLock { ($0.entries.count, $0.bytes) }
+        state.withLock { ($0.cache.count + $0.pending.count, $0.cache.totalCost) }
     }
 }
 
@@ -267,6 +223,20 @@ extension Result where Failure == SourceFailure {
     fileprivate var failureKind: SourceFailure.Kind? {
         if case .failure(let failure) = self { failure.kind } else { nil }
     }
+}
+
+/// How source names are resolved: a lookup, compared by identity so that the configuration
+/// holding it stays `Equatable`.
+package final class SourceLookup: Sendable, Equatable {
+    package typealias Function = @Sendable (_ host: String, _ port: Int) -> Result<[SourceAddress], SourceFailure>
+    let resolve: Function
+
+    package init(_ resolve: @escaping Function) { self.resolve = resolve }
+
+    /// The system's resolver (`getaddrinfo`).
+    package static let system = SourceLookup { host, port in SourceAddress.resolve(host, port: port) }
+
+    package static func == (left: SourceLookup, right: SourceLookup) -> Bool { left === right }
 }
 
 /// The time the source cache goes by, in seconds: the monotonic clock, moved forward by

@@ -1,29 +1,32 @@
-import Dispatch
+import CCurl
+import CSystem
 import Foundation
 import HTTPServer
 import RingCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Fetches source documents with the toolchain's `URLSession` (FoundationNetworking on
-/// Linux), checking every hop against the ``SourcePolicy``.
+/// Fetches source documents with the system's libcurl, driven by one thread of its own
+/// (`ring-sources`), through its multi interface.
 ///
-/// - Before the request, and again in the redirect delegate for every hop: the scheme, the
-///   allowlist, and every address the host resolves to. At most `maxRedirects` hops.
-/// - Nothing of the caller's is sent: an ephemeral session with no cookie store, no
-///   credential store and no cache; every request is built here, with `User-Agent: ring/VERSION`
-///   and `Accept: application/json` only, and an authentication challenge is cancelled.
-/// - The body is read as it streams in and the fetch stops at the byte past `maxBytes`; a
-///   `Content-Length` past it stops it before any byte.
-/// - One deadline for the whole fetch, name resolution and redirects included.
+/// Why libcurl and not URLSession (docs/reliability.md has the measurements): URLSession
+/// resolves a name again after any check of ours, has no deadline over name lookup, runs on
+/// libdispatch's global threads (which die when a thread cannot open /proc under EMFILE), and
+/// traps when a redirect's answer comes after its own timer.
 ///
-/// `URLSession` connects by itself, resolving the name again, so the address it connects to
-/// is not pinned to the one checked: an allowed host whose DNS an attacker controls could
-/// answer differently the second time. That gap, and why the allowlist is mandatory, is in
-/// docs/reliability.md.
-final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state under `tasks`' lock
+/// Every fetch:
+/// - waits its turn (``FetchScheduler``): per allowlist entry, `--source-per-host` running,
+///   `--source-rate` a second, `--source-queue` waiting for at most `--source-queue-wait`;
+/// - has one deadline, `--source-timeout` from its start, over every hop's name lookup
+///   (``SourceResolver``, threads of its own), connection, and body;
+/// - connects only to the addresses it checked: the checked list is handed to libcurl
+///   (`CURLOPT_RESOLVE`), which never resolves the name itself, and the socket callback
+///   refuses any other address, so a name that answers differently the second time reaches
+///   nothing;
+/// - follows redirects one hop at a time, each hop checked as the first URL was;
+/// - sends `Host`, `User-Agent: ring/VERSION` and `Accept: application/json`, nothing else: no
+///   proxy from the environment, no cookies, no compression;
+/// - stops at the byte past `--source-max-bytes`, or before any byte when `Content-Length`
+///   says so.
+final class SourceFetcher: Sendable {
     /// A document read: its body and the `max-age` it asked for, if any.
     struct Fetched: Sendable {
         var body: [UInt8]
@@ -32,316 +35,467 @@ final class SourceFetcher: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     typealias Completion = @Sendable (Result<Fetched, SourceFailure>) -> Void
 
-    private let policy: SourcePolicy
-    /// Addresses (`127.0.0.1:8123`) let through the address check whatever their kind: for
-    /// the tests' own JSON server on loopback, so that redirects from it meet the check.
-    private let exemptEndpoints: [String]
-    private var session: URLSession!
-    private let tasks = Locked<[Int: Task]>([:])
-    /// What FoundationNetworking needs of a cancel around a redirect: it traps when a task
-    /// that waits for the redirect's answer is cancelled before the answer comes, or answered
-    /// after it was cancelled. So a cancel while a redirect is being decided waits for the
-    /// answer (`cancelAfter`), and a redirect of a task already cancelled is never answered
-    /// (the cancel completes the task).
-    private struct Redirects {
-        var deciding: Set<Int> = []
-        var cancelAfter: Set<Int> = []
-        var cancelled: Set<Int> = []
-    }
-    private let redirecting = Locked(Redirects())
-    private let queue = DispatchQueue(label: "ring.sources", attributes: .concurrent)
+    private let engine: Engine
 
-    private struct Task {
-        var body: [UInt8] = []
-        var redirects = 0
-        var maxAge: Int?
-        var failure: SourceFailure?
-        var completion: Completion?
+    /// - Parameters:
+    ///   - exemptEndpoints: addresses (`127.0.0.1:8123`) let through the address check whatever
+    ///     their kind: the tests' own document server on loopback, so that redirects from it
+    ///     meet the check.
+    ///   - lookup: how names are resolved (tests: a resolver that is slow, silent or rebinds).
+    init(
+        policy: SourcePolicy, exemptEndpoints: [String] = [], lookup: @escaping SourceResolver.Lookup,
+        clock: SourceClock
+    ) {
+        engine = Engine(policy: policy, exemptEndpoints: exemptEndpoints, lookup: lookup, clock: clock)
     }
 
-    init(policy: SourcePolicy, exemptEndpoints: [String] = []) {
-        self.policy = policy
-        self.exemptEndpoints = exemptEndpoints
-        super.init()
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieStorage = nil
-        configuration.urlCredentialStorage = nil
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        // The deadline is ours (`fetch`), cancelling safely around redirects; URLSession's own
-        // timers, which do not, only back it up.
-        configuration.timeoutIntervalForRequest = policy.timeout + 5
-        configuration.timeoutIntervalForResource = policy.timeout + 5
-        configuration.httpMaximumConnectionsPerHost = policy.perHost
-        // One at a time: a task's events (response, data, completion) must arrive in order.
-        // The one slow step, a redirect's name resolution, is done off this queue.
-        let delegates = OperationQueue()
-        delegates.name = "ring.sources.delegate"
-        delegates.maxConcurrentOperationCount = 1
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegates)
-    }
-
-    /// Cancels what is under way and lets the session go: it holds its delegate, this
-    /// fetcher, until then.
-    /// Lets the session go once its tasks end (each within its deadline): cancelling them
-    /// here could cancel one that waits for a redirect's answer, which FoundationNetworking
-    /// does not survive.
-    func invalidate() { session.finishTasksAndInvalidate() }
-
-    /// Fetches `url`, calling `completion` once, on a thread of its own. Never blocks the
-    /// caller: the name is resolved on the fetcher's queue.
+    /// Fetches `url`, calling `completion` once, on the fetcher's thread. Never blocks.
     func fetch(_ url: SourceURL, completion: @escaping Completion) {
-        queue.async { [self] in
-            let deadline = DispatchTime.now() + policy.timeout
-            if let refusal = check(url) {
-                completion(.failure(refusal))
-                return
-            }
-            guard let address = URL(string: url.description) else {
-                completion(.failure(SourceFailure(.refused, "\(url) is not a URL")))
-                return
-            }
-            let task = session.dataTask(with: request(for: address))
-            let identifier = task.taskIdentifier
-            tasks.withLock { $0[identifier] = Task(completion: completion) }
-            task.resume()
-            // The whole fetch's deadline, redirects and a slow body included.
-            queue.asyncAfter(deadline: deadline) { [self] in
-                fail(identifier, SourceFailure(.timeout, "timed out after \(Self.seconds(policy.timeout))"))
-                cancel(task)
-            }
-        }
+        engine.post(.submit(url, completion))
     }
 
-    /// The request for a hop: built here, so nothing but these two headers is ever sent.
-    private func request(for url: URL) -> URLRequest {
-        var request = URLRequest(
-            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: policy.timeout + 5)
-        request.httpShouldHandleCookies = false
-        request.setValue("ring/\(RingService.version)", forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        return request
-    }
-
-    /// Why `url` may not be fetched: the policy, then the addresses its host resolves to.
-    /// Blocks on name resolution.
-    func check(_ url: SourceURL) -> SourceFailure? {
-        if let refusal = policy.refusal(of: url) { return SourceFailure(.refused, refusal) }
-        let port = url.port ?? (url.scheme == "https" ? 443 : 80)
-        switch SourceAddress.resolve(url.host, port: port) {
-        case .failure(let failure):
-            return failure
-        case .success(let addresses):
-            guard !policy.allowPrivate else { return nil }
-            for address in addresses where !exemptEndpoints.contains("\(address):\(port)") {
-                if let restriction = address.restriction {
-                    return SourceFailure(.refused, "\(url.host) resolves to \(address), a \(restriction) address")
-                }
-                if SourceAddress.own.contains(address) {
-                    return SourceFailure(.refused, "\(url.host) resolves to \(address), an address of this server")
-                }
-            }
-            return nil
-        }
-    }
-
-    /// Records the first failure of a task and completes it; later events are ignored.
-    private func fail(_ identifier: Int, _ failure: SourceFailure) {
-        let completion = tasks.withLock { tasks -> Completion? in
-            guard var task = tasks.removeValue(forKey: identifier) else { return nil }
-            task.failure = failure
-            return task.completion
-        }
-        completion?(.failure(failure))
-    }
-
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
-    }
-
-    // MARK: URLSession delegate
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
-    ) {
-        let identifier = task.taskIdentifier
-        let handler = Handoff(completionHandler)
-        let cancelled = redirecting.withLock { state -> Bool in
-            guard !state.cancelled.contains(identifier) else { return true }
-            state.deciding.insert(identifier)
-            return false
-        }
-        guard !cancelled else { return }
-        let hops = tasks.withLock { tasks -> Int? in
-            guard tasks[identifier] != nil else { return nil }
-            tasks[identifier]!.redirects += 1
-            return tasks[identifier]!.redirects
-        }
-        guard let hops else {
-            answer(task, handler, .failure(SourceFailure(.refused, "the fetch ended")))
-            return
-        }
-        guard hops <= policy.maxRedirects else {
-            answer(task, handler, .failure(SourceFailure(.refused, "more than \(policy.maxRedirects) redirects")))
-            return
-        }
-        let text = request.url?.absoluteString ?? ""
-        // Resolving the next host may take a while: not on the delegate queue, which every
-        // fetch's events share in order. URLSession waits for the handler.
-        queue.async { [self] in
-            answer(task, handler, redirect(to: text))
-        }
-    }
-
-    /// Answers a redirect, first: the next hop's request, or nil to stop there
-    /// (FoundationNetworking then completes the task with the redirect's own response). Then
-    /// records the failure, which completes the fetch for its waiters, and carries out any
-    /// cancel that waited for the answer. In that order, so that nothing the failure lets go
-    /// (a service, its session) can cancel the task before it has its answer.
-    private func answer(
-        _ task: URLSessionTask, _ handler: Handoff<(URLRequest?) -> Void>, _ next: Result<URLRequest, SourceFailure>
-    ) {
-        handler.value(try? next.get())
-        let identifier = task.taskIdentifier
-        let waited = redirecting.withLock { state -> Bool in
-            state.deciding.remove(identifier)
-            guard state.cancelAfter.remove(identifier) != nil else { return false }
-            state.cancelled.insert(identifier)
-            return true
-        }
-        if case .failure(let failure) = next { fail(identifier, failure) }
-        if waited { task.cancel() }
-    }
-
-    /// Cancels `task` now, or once its redirect is answered.
-    private func cancel(_ task: URLSessionTask) {
-        let now = redirecting.withLock { state -> Bool in
-            guard !state.deciding.contains(task.taskIdentifier) else {
-                state.cancelAfter.insert(task.taskIdentifier)
-                return false
-            }
-            state.cancelled.insert(task.taskIdentifier)
-            return true
-        }
-        if now { task.cancel() }
-    }
-
-    /// A URLSession completion handler carried to another queue: URLSession lets it be
-    /// called from any thread, once.
-    private struct Handoff<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// The request for a redirect's hop, or why it is refused.
-    private func redirect(to text: String) -> Result<URLRequest, SourceFailure> {
-        let next: SourceURL
-        do throws(RingSpecError) {
-            next = try SourceURL(text, "src")
-        } catch {
-            return .failure(
-                SourceFailure(.refused, "a redirect to \(RingService.headerSafe(text)) is not a source URL"))
-        }
-        if let refusal = check(next) {
-            return .failure(SourceFailure(.refused, "a redirect to \(next): \(refusal.message)"))
-        }
-        guard let url = URL(string: next.description) else {
-            return .failure(SourceFailure(.refused, "a redirect to \(next) is not a URL"))
-        }
-        return .success(request(for: url))
-    }
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let identifier = dataTask.taskIdentifier
-        guard let http = response as? HTTPURLResponse else {
-            fail(identifier, SourceFailure(.network, "the answer is not HTTP"))
-            completionHandler(.cancel)
-            return
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            fail(identifier, SourceFailure(.status, "the document answered HTTP \(http.statusCode)"))
-            completionHandler(.cancel)
-            return
-        }
-        if response.expectedContentLength > Int64(policy.maxBytes) {
-            fail(identifier, SourceFailure(.tooLarge, "the document is larger than \(policy.maxBytes) bytes"))
-            completionHandler(.cancel)
-            return
-        }
-        let maxAge = (http.value(forHTTPHeaderField: "Cache-Control")).flatMap(Self.maxAge)
-        tasks.withLock { $0[identifier]?.maxAge = maxAge }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let identifier = dataTask.taskIdentifier
-        let tooLarge = tasks.withLock { tasks -> Bool in
-            guard tasks[identifier] != nil else { return false }
-            tasks[identifier]!.body.append(contentsOf: data)
-            return tasks[identifier]!.body.count > policy.maxBytes
-        }
-        if tooLarge {
-            fail(identifier, SourceFailure(.tooLarge, "the document is larger than \(policy.maxBytes) bytes"))
-            cancel(dataTask)
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        let identifier = task.taskIdentifier
-        redirecting.withLock { _ = $0.cancelled.remove(identifier) }
-        guard let finished = tasks.withLock({ $0.removeValue(forKey: identifier) }),
-            let completion = finished.completion
-        else { return }
-        if let error {
-            let code = (error as NSError).code
-            let failure =
-                code == NSURLErrorTimedOut
-                ? SourceFailure(.timeout, "timed out after \(Self.seconds(policy.timeout))")
-                : SourceFailure(.network, "the document could not be fetched (\(Self.reason(error)))")
-            completion(.failure(failure))
-            return
-        }
-        if let response = task.response as? HTTPURLResponse, !(200..<300).contains(response.statusCode) {
-            // A redirect that was not followed ends here with its own status.
-            completion(.failure(SourceFailure(.status, "the document answered HTTP \(response.statusCode)")))
-            return
-        }
-        completion(.success(Fetched(body: finished.body, maxAge: finished.maxAge)))
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        // The server's certificate is checked as usual; no credential is ever offered. (The
-        // constant's name is its value: swift-corelibs-foundation does not declare it.)
-        if challenge.protectionSpace.authenticationMethod == "NSURLAuthenticationMethodServerTrust" {
-            completionHandler(.performDefaultHandling, nil)
-        } else {
-            completionHandler(.cancelAuthenticationChallenge, nil)
-        }
-    }
-
-    /// A short, header-safe reason for a transport error.
-    private static func reason(_ error: any Error) -> String {
-        let text = (error as NSError).localizedDescription
-        return RingService.headerSafe(String(text.prefix(80)))
-    }
+    /// Ends the fetcher's thread: what waits or runs is answered with a failure.
+    func stop() { engine.post(.stop) }
 
     /// `max-age` of a `Cache-Control` value, if it has one.
     static func maxAge(_ value: String) -> Int? {
         for directive in value.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = directive.split(separator: "=", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             if parts.count == 2, parts[0].lowercased() == "max-age", let seconds = Int(parts[1]), seconds >= 0 {
                 return seconds
             }
         }
         return nil
     }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+/// libcurl's global set-up, once per process, before the first multi handle (libcurl 7.84 and
+/// later make it thread-safe; FoundationNetworking may call it too).
+private let curlReady: Bool = ccurl_global_init() == 0
+
+extension SourceFetcher {
+    /// What crosses to the fetcher's thread.
+    fileprivate enum Message {
+        case submit(SourceURL, Completion)
+        case resolved(fetch: Int, lookup: Int, Result<[SourceAddress], SourceFailure>)
+        case stop
+    }
+
+    /// One fetch, from its queueing to its last hop. Touched only on the fetcher's thread,
+    /// libcurl's callbacks included (they run inside `curl_multi_perform`).
+    fileprivate final class Fetch {
+        let id: Int
+        let first: SourceURL
+        let completion: Completion
+        let maxBytes: Int
+        var entry = ""
+        var url: SourceURL
+        var deadline = Double.infinity
+        var hops = 0
+        /// The lookup under way, or nil.
+        var lookup: Int?
+        /// The libcurl transfer under way, or nil.
+        var transfer: UnsafeMutableRawPointer?
+        /// The addresses checked for this hop: the only ones a socket may be opened to.
+        var checked: [SourceAddress] = []
+        /// Why the socket callback refused an address.
+        var refusal: SourceFailure?
+        var body: [UInt8] = []
+        var tooLarge = false
+        var maxAge: Int?
+
+        init(id: Int, url: SourceURL, maxBytes: Int, completion: @escaping Completion) {
+            self.id = id
+            self.first = url
+            self.url = url
+            self.maxBytes = maxBytes
+            self.completion = completion
+        }
+    }
+
+    /// The thread and its state. `@unchecked Sendable`: everything but `inbox` is touched on
+    /// the fetcher's thread only; `inbox` is locked, and `curl_multi_wakeup` may be called
+    /// from any thread.
+    fileprivate final class Engine: @unchecked Sendable {
+        private let policy: SourcePolicy
+        private let exemptEndpoints: [String]
+        private let clock: SourceClock
+        private let resolver: SourceResolver
+        private let multi: UnsafeMutableRawPointer?
+        private struct Inbox {
+            var messages: [Message] = []
+            var started = false
+            var stopped = false
+        }
+        private let inbox = Locked(Inbox())
+        private var scheduler: FetchScheduler<Fetch>
+        private var fetches: [Int: Fetch] = [:]
+        private var nextID = 0
+        private var stopping = false
+
+        init(
+            policy: SourcePolicy, exemptEndpoints: [String], lookup: @escaping SourceResolver.Lookup, clock: SourceClock
+        ) {
+            self.policy = policy
+            self.exemptEndpoints = exemptEndpoints
+            self.clock = clock
+            resolver = SourceResolver(
+                threads: policy.resolvers,
+                perEntry: SourceResolver.perEntry(resolvers: policy.resolvers, perHost: policy.perHost),
+                lookup: lookup)
+            multi = curlReady ? ccurl_multi_new() : nil
+            scheduler = FetchScheduler(
+                perEntry: policy.perHost, queueLimit: policy.queuePerHost, rate: policy.fetchesPerSecond,
+                wait: policy.queueWait)
+        }
+
+        deinit { if let multi { ccurl_multi_free(multi) } }
+
+        /// Hands `message` to the thread, starting it on the first fetch.
+        func post(_ message: Message) {
+            let start = inbox.withLock { inbox -> Bool? in
+                guard !inbox.stopped else { return nil }
+                if case .stop = message { inbox.stopped = true }
+                inbox.messages.append(message)
+                defer { inbox.started = true }
+                return !inbox.started
+            }
+            guard let start else {
+                if case .submit(_, let completion) = message {
+                    completion(.failure(SourceFailure(.busy, "the server is stopping")))
+                }
+                return
+            }
+            if start {
+                guard case .submit = message else { return }  // stopped before any fetch
+                let thread = Thread { [self] in run() }
+                thread.name = "ring-sources"
+                thread.start()
+            } else if let multi {
+                _ = ccurl_multi_wakeup(multi)
+            }
+        }
+
+        private func run() {
+            _ = csystem_set_thread_name("ring-sources")
+            guard let multi else {
+                // libcurl could not start: every fetch fails, named.
+                while true {
+                    let messages = inbox.withLock { inbox in
+                        defer { inbox.messages = [] }
+                        return inbox.messages
+                    }
+                    for case .submit(_, let completion) in messages {
+                        completion(.failure(SourceFailure(.network, "libcurl could not be initialised")))
+                    }
+                    if messages.contains(where: { if case .stop = $0 { true } else { false } }) { return }
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+            }
+            while true {
+                let messages = inbox.withLock { inbox in
+                    defer { inbox.messages = [] }
+                    return inbox.messages
+                }
+                for message in messages { handle(message) }
+                if stopping {
+                    shutDown(multi)
+                    return
+                }
+                let now = clock.now()
+                for fetch in scheduler.expired(now: now) {
+                    complete(
+                        fetch,
+                        .failure(
+                            SourceFailure(
+                                .busy,
+                                "no turn to fetch within \(SourceFetcher.seconds(policy.queueWait)) "
+                                    + "(--source-queue-wait); \(fetch.entry) is busy")))
+                }
+                while let (fetch, entry) = scheduler.next(now: now) {
+                    fetch.entry = entry
+                    fetch.deadline = now + policy.timeout
+                    begin(fetch, hop: fetch.first)
+                }
+                for fetch in fetches.values where fetch.lookup != nil && fetch.deadline <= now {
+                    resolver.cancel(fetch.lookup!)
+                    fetch.lookup = nil
+                    complete(fetch, .failure(timedOut))
+                }
+                _ = ccurl_multi_perform(multi)
+                var result: Int32 = 0
+                while let transfer = ccurl_multi_next_done(multi, &result) {
+                    finished(transfer, result: result, multi: multi)
+                }
+                _ = ccurl_multi_poll(multi, pollMilliseconds(now: clock.now()))
+            }
+        }
+
+        private var timedOut: SourceFailure {
+            SourceFailure(.timeout, "timed out after \(SourceFetcher.seconds(policy.timeout)) (--source-timeout)")
+        }
+
+        /// How long the thread may sleep: until a queued fetch's turn or limit, or a lookup's
+        /// deadline, and never more than a second. libcurl wakes it earlier for its own timers.
+        private func pollMilliseconds(now: Double) -> Int32 {
+            var until = now + 1
+            if let event = scheduler.nextEvent(now: now) { until = min(until, event) }
+            for fetch in fetches.values where fetch.lookup != nil { until = min(until, fetch.deadline) }
+            return Int32(max(0, min(1000, ((until - now) * 1000).rounded(.up))))
+        }
+
+        private func handle(_ message: Message) {
+            switch message {
+            case .submit(let url, let completion):
+                nextID += 1
+                let fetch = Fetch(id: nextID, url: url, maxBytes: policy.maxBytes, completion: completion)
+                let entry = policy.entry(allowing: url.host) ?? url.host
+                guard scheduler.submit(fetch, entry: entry, now: clock.now()) else {
+                    fetch.entry = entry
+                    completion(
+                        .failure(
+                            SourceFailure(
+                                .busy, "\(policy.queuePerHost) fetches already wait for \(entry) (--source-queue)")))
+                    return
+                }
+                fetch.entry = entry
+            case .resolved(let id, let lookup, let result):
+                // Not the hop's lookup any more when the fetch timed out meanwhile.
+                guard let fetch = fetches[id], fetch.lookup == lookup else { return }
+                fetch.lookup = nil
+                switch result {
+                case .failure(let failure): complete(fetch, .failure(hopFailure(fetch, failure)))
+                case .success(let addresses): connect(fetch, to: addresses)
+                }
+            case .stop:
+                stopping = true
+            }
+        }
+
+        /// Starts a hop: the policy's word on the URL, then its addresses, literal or looked up.
+        private func begin(_ fetch: Fetch, hop url: SourceURL) {
+            fetches[fetch.id] = fetch
+            fetch.url = url
+            fetch.checked = []
+            fetch.refusal = nil
+            if let refusal = policy.refusal(of: url) {
+                complete(fetch, .failure(hopFailure(fetch, SourceFailure(.refused, refusal))))
+                return
+            }
+            if let literal = SourceAddress(literal: url.host) {
+                connect(fetch, to: [literal])
+                return
+            }
+            // Each lookup has a number of its own, so that a late answer to an earlier hop is
+            // not taken for the current one's.
+            nextID += 1
+            let lookup = nextID
+            let id = fetch.id
+            fetch.lookup = lookup
+            resolver.resolve(url.host, port: url.effectivePort, entry: fetch.entry, id: lookup) { [self] result in
+                post(.resolved(fetch: id, lookup: lookup, result))
+            }
+        }
+
+        /// A failure of a redirect's hop says which hop.
+        private func hopFailure(_ fetch: Fetch, _ failure: SourceFailure) -> SourceFailure {
+            guard fetch.hops > 0 else { return failure }
+            return SourceFailure(failure.kind, "a redirect to \(fetch.url): \(failure.message)")
+        }
+
+        /// Judges the addresses of the hop's host and starts the transfer to them.
+        private func connect(_ fetch: Fetch, to addresses: [SourceAddress]) {
+            let url = fetch.url
+            let port = url.effectivePort
+            if !policy.allowPrivate {
+                for address in addresses where !exemptEndpoints.contains("\(address):\(port)") {
+                    if let reason = SourceAddress.refusal(of: address, host: url.host) {
+                        complete(fetch, .failure(hopFailure(fetch, SourceFailure(.refused, reason))))
+                        return
+                    }
+                }
+            }
+            fetch.checked = addresses
+            fetch.body = []
+            fetch.maxAge = nil
+            fetch.tooLarge = false
+            let remaining = fetch.deadline - clock.now()
+            guard remaining > 0 else {
+                complete(fetch, .failure(timedOut))
+                return
+            }
+            let resolve: String? =
+                SourceAddress(literal: url.host) == nil
+                ? "\(url.host):\(port):"
+                    + addresses.map { $0.bytes.count == 16 ? "[\($0)]" : "\($0)" }.joined(
+                        separator: ",")
+                : nil
+            let context = Unmanaged.passUnretained(fetch).toOpaque()
+            let transfer = url.description.withCString { urlText in
+                (policy.allowHTTP ? "http,https" : "https").withCString { protocols in
+                    "ring/\(RingService.version)".withCString { agent in
+                        "Accept: application/json".withCString { accept in
+                            withOptionalCString(resolve) { resolveText in
+                                var request = ccurl_request(
+                                    url: urlText, resolve: resolveText, protocols: protocols, user_agent: agent,
+                                    accept: accept, timeout_ms: max(1, Int((remaining * 1000).rounded(.up))),
+                                    max_bytes: Int64(policy.maxBytes), context: context, body: receiveBody,
+                                    header: receiveHeader, check_address: checkAddress)
+                                return ccurl_transfer_new(&request)
+                            }
+                        }
+                    }
+                }
+            }
+            guard let transfer, let multi, ccurl_multi_add(multi, transfer) == 0 else {
+                if let transfer, let multi { ccurl_multi_remove(multi, transfer) }
+                complete(fetch, .failure(SourceFailure(.network, "the fetch could not be set up")))
+                return
+            }
+            fetch.transfer = transfer
+        }
+
+        /// A transfer ended: the document, the next hop, or why not.
+        private func finished(_ transfer: UnsafeMutableRawPointer, result: Int32, multi: UnsafeMutableRawPointer) {
+            let fetch = Unmanaged<Fetch>.fromOpaque(ccurl_transfer_context(transfer)).takeUnretainedValue()
+            let status = ccurl_transfer_status(transfer)
+            let location = ccurl_transfer_redirect(transfer).map { String(cString: $0) }
+            ccurl_multi_remove(multi, transfer)
+            fetch.transfer = nil
+            let outcome: Result<Fetched, SourceFailure>
+            switch Int(result) {
+            case Int(CCURL_OK):
+                if (200..<300).contains(status) {
+                    outcome = .success(Fetched(body: fetch.body, maxAge: fetch.maxAge))
+                } else if (300..<400).contains(status), let location {
+                    redirect(fetch, to: location)
+                    return
+                } else {
+                    outcome = .failure(
+                        hopFailure(fetch, SourceFailure(.status, "the document answered HTTP \(status)")))
+                }
+            case Int(CCURL_FILESIZE_EXCEEDED):
+                outcome = .failure(tooLarge)
+            case Int(CCURL_WRITE_ERROR) where fetch.tooLarge:
+                outcome = .failure(tooLarge)
+            case Int(CCURL_OPERATION_TIMEDOUT):
+                outcome = .failure(timedOut)
+            case _ where fetch.refusal != nil:
+                outcome = .failure(hopFailure(fetch, fetch.refusal!))
+            default:
+                let text = String(cString: ccurl_result_text(result))
+                outcome = .failure(
+                    hopFailure(
+                        fetch,
+                        SourceFailure(
+                            .network, "the document could not be fetched (\(RingService.headerSafe(text)))")))
+            }
+            complete(fetch, outcome)
+        }
+
+        private var tooLarge: SourceFailure {
+            SourceFailure(.tooLarge, "the document is larger than \(policy.maxBytes) bytes (--source-max-bytes)")
+        }
+
+        private func redirect(_ fetch: Fetch, to location: String) {
+            fetch.hops += 1
+            guard fetch.hops <= policy.maxRedirects else {
+                complete(
+                    fetch,
+                    .failure(SourceFailure(.refused, "more than \(policy.maxRedirects) redirects (--source-redirects)"))
+                )
+                return
+            }
+            let next: SourceURL
+            do throws(RingSpecError) {
+                next = try SourceURL(location, "src")
+            } catch {
+                complete(
+                    fetch,
+                    .failure(
+                        SourceFailure(
+                            .refused, "a redirect to \(RingService.headerSafe(location)) is not a source URL")))
+                return
+            }
+            begin(fetch, hop: next)
+        }
+
+        /// Ends `fetch`: its slot passes on, and its waiters hear the outcome.
+        private func complete(_ fetch: Fetch, _ outcome: Result<Fetched, SourceFailure>) {
+            if fetches.removeValue(forKey: fetch.id) != nil { scheduler.finished(entry: fetch.entry) }
+            if let lookup = fetch.lookup {
+                resolver.cancel(lookup)
+                fetch.lookup = nil
+            }
+            fetch.completion(outcome)
+        }
+
+        private func shutDown(_ multi: UnsafeMutableRawPointer) {
+            let stopped = SourceFailure(.busy, "the server is stopping")
+            for fetch in scheduler.drain() { fetch.completion(.failure(stopped)) }
+            for fetch in Array(fetches.values) {
+                if let transfer = fetch.transfer {
+                    ccurl_multi_remove(multi, transfer)
+                    fetch.transfer = nil
+                }
+                complete(fetch, .failure(stopped))
+            }
+            resolver.stop()
+        }
+    }
+}
+
+/// `text` as a C string for `body`, or NULL.
+private func withOptionalCString<Result>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> Result) -> Result {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+/// libcurl's body callback: appends to the fetch's body, and stops at the byte past the limit.
+private let receiveBody: ccurl_data_function = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let fetch = Unmanaged<SourceFetcher.Fetch>.fromOpaque(context).takeUnretainedValue()
+    let bytes = size * count
+    guard fetch.body.count + bytes <= fetch.maxBytes else {
+        fetch.tooLarge = true
+        return 0
+    }
+    fetch.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: bytes))
+    return bytes
+}
+
+/// libcurl's header callback: a status line starts a response afresh (a `100 Continue` may
+/// come first); `Cache-Control` gives the document's `max-age`.
+private let receiveHeader: ccurl_data_function = { data, size, count, context in
+    guard let data, let context else { return 0 }
+    let fetch = Unmanaged<SourceFetcher.Fetch>.fromOpaque(context).takeUnretainedValue()
+    let bytes = size * count
+    let line = String(decoding: UnsafeRawBufferPointer(start: data, count: bytes), as: UTF8.self)
+    if line.hasPrefix("HTTP/") {
+        fetch.maxAge = nil
+    } else if let colon = line.firstIndex(of: ":"),
+        line[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "cache-control"
+    {
+        fetch.maxAge = SourceFetcher.maxAge(String(line[line.index(after: colon)...]))
+    }
+    return bytes
+}
+
+/// libcurl's check before a socket is opened: only an address this hop checked.
+private let checkAddress: ccurl_address_function = { context, address, length in
+    guard let context, let address else { return 0 }
+    let fetch = Unmanaged<SourceFetcher.Fetch>.fromOpaque(context).takeUnretainedValue()
+    guard let connected = SourceAddress(socketAddress: address, length: Int(length)) else { return 0 }
+    guard fetch.checked.contains(connected) else {
+        fetch.refusal = SourceFailure(
+            .refused, "\(fetch.url.host) led to \(connected), which is not the address that was checked")
+        return 0
+    }
+    return 1
 }

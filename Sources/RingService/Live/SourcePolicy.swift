@@ -36,14 +36,23 @@ public struct SourcePolicy: Sendable, Equatable {
     public var ttl: Int = 300
     /// `--source-stale`: how long the last good value is served while refreshes fail.
     public var stale: Int = 86_400
-    /// `--source-per-host`: fetches running at once to one host.
+    /// `--source-per-host`: fetches running at once under one allowlist entry (all the names
+    /// a `*.example.com` entry matches count as one host).
     public var perHost: Int = 4
-    /// `--source-queue`: fetches waiting for one host; a new source past them gets 503.
+    /// `--source-queue`: fetches that may wait for their turn under one allowlist entry; a
+    /// new source past them gets an error image.
     public var queuePerHost: Int = 64
-    /// `--source-rate`: fetches started a second to one host, at most, in bursts of as many;
-    /// a new source past them gets 503. Each fetch also costs the process about 200 bytes
-    /// that the toolchain's URLSession never frees (docs/reliability.md), so this bounds that too.
+    /// `--source-rate`: fetches started a second under one allowlist entry, at most, in
+    /// bursts of as many; the next ones wait their turn in the queue.
     public var fetchesPerSecond: Double = 10
+    /// `--source-queue-wait`: how long a fetch may wait for its turn, in seconds, before it is
+    /// refused. With ``timeout`` it must fit in `--write-timeout`, so that a waiting request is
+    /// always answered.
+    public var queueWait: Double = 5
+    /// `--source-resolvers`: threads that resolve source names. A name whose DNS never answers
+    /// holds one until the system's resolver gives up; one allowlist entry may hold at most a
+    /// quarter of them (and no more than ``perHost``), so a silent domain cannot take them all.
+    public var resolvers: Int = 16
     /// `--source-cache-mb`: the documents kept, in bytes of their bodies.
     public var cacheBytes: Int = 16 * 1024 * 1024
 
@@ -58,13 +67,17 @@ public struct SourcePolicy: Sendable, Equatable {
     public var isEnabled: Bool { !allowedHosts.isEmpty }
 
     /// Whether `host` (lower-case, as ``SourceURL`` gives it) is allowed.
-    func allows(host: String) -> Bool {
-        allowedHosts.contains { pattern in
-            if pattern.hasPrefix("*.") {
-                let suffix = pattern.dropFirst(1)  // ".example.com"
-                return host.hasSuffix(suffix) && host.count > suffix.count
-            }
-            return pattern == host
+    func allows(host: String) -> Bool { entry(allowing: host) != nil }
+
+    /// The allowlist entry that allows `host`, or nil: the unit that ``perHost``,
+    /// ``queuePerHost`` and ``fetchesPerSecond`` bound, so that the many names under a
+    /// wildcard share one budget. An exact name is preferred to a wildcard.
+    func entry(allowing host: String) -> String? {
+        if allowedHosts.contains(host) { return host }
+        return allowedHosts.first { pattern in
+            guard pattern.hasPrefix("*.") else { return false }
+            let suffix = pattern.dropFirst(1)  // ".example.com"
+            return host.hasSuffix(suffix) && host.count > suffix.count
         }
     }
 
@@ -89,17 +102,19 @@ public struct SourcePolicy: Sendable, Equatable {
         if url.scheme == "http" && !allowHTTP {
             return "only https sources are fetched (this server was not started with --source-allow-http)"
         }
-        guard allows(host: url.host) else { return "\(url.host) is not an allowed source host on this server" }
+        guard allows(host: url.host) else {
+            return "\(url.host) is not an allowed source host on this server (--source-allow)"
+        }
         return nil
     }
 }
 
 /// An address a source's name resolved to, and what kind it is.
-struct SourceAddress: Sendable, Equatable, CustomStringConvertible {
+package struct SourceAddress: Sendable, Equatable, CustomStringConvertible {
     /// 4 bytes for IPv4, 16 for IPv6.
-    let bytes: [UInt8]
+    package let bytes: [UInt8]
 
-    var description: String {
+    package var description: String {
         if bytes.count == 4 { return bytes.map(String.init).joined(separator: ".") }
         var groups: [String] = []
         for index in Swift.stride(from: 0, to: 16, by: 2) {
@@ -109,13 +124,23 @@ struct SourceAddress: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What makes the address one a source may not have, or nil for a public address.
-    /// IPv4-mapped and IPv4-compatible IPv6 addresses, NAT64 and 6to4 are judged by the IPv4
-    /// address inside them.
+    /// IPv4-mapped, IPv4-translated (SIIT) and IPv4-compatible IPv6 addresses, well-known NAT64
+    /// and 6to4 are judged by the IPv4 address inside them. Teredo and the local-use NAT64
+    /// prefix are refused: the IPv4 address a Teredo address reaches is its server's, not the
+    /// one in its obfuscated bits, and a local-use prefix's length (which says where the IPv4
+    /// address sits) is the network's choice.
     var restriction: String? {
         if bytes.count == 4 { return Self.restriction(ipv4: bytes) }
         let b = bytes
         if b[0..<10].allSatisfy({ $0 == 0 }) && b[10] == 0xFF && b[11] == 0xFF {
             return Self.restriction(ipv4: Array(b[12..<16]))  // ::ffff:a.b.c.d
+        }
+        if b[0..<8].allSatisfy({ $0 == 0 }) && b[8] == 0xFF && b[9] == 0xFF && b[10] == 0 && b[11] == 0 {
+            return Self.restriction(ipv4: Array(b[12..<16]))  // ::ffff:0:a.b.c.d, SIIT
+        }
+        if b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && b[3] == 0 { return "Teredo tunnel" }  // 2001::/32
+        if b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xFF && b[3] == 0x9B && b[4] == 0 && b[5] == 0x01 {
+            return "local-use NAT64"  // 64:ff9b:1::/48
         }
         if b[0..<15].allSatisfy({ $0 == 0 }) { return b[15] == 1 ? "loopback" : "unspecified" }
         if b[0..<12].allSatisfy({ $0 == 0 }) { return Self.restriction(ipv4: Array(b[12..<16])) }  // ::a.b.c.d
@@ -151,9 +176,56 @@ struct SourceAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The address `text` spells, if it is an IPv4 or IPv6 literal (without brackets).
+    package init?(literal text: String) {
+        var ipv4 = in_addr()
+        if inet_pton(AF_INET, text, &ipv4) == 1 {
+            self.bytes = withUnsafeBytes(of: ipv4) { Array($0) }
+            return
+        }
+        var ipv6 = in6_addr()
+        if inet_pton(AF_INET6, text, &ipv6) == 1 {
+            self.bytes = withUnsafeBytes(of: ipv6) { Array($0) }
+            return
+        }
+        return nil
+    }
+
+    package init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The address of a socket address of `length` bytes, if it is IPv4 or IPv6.
+    init?(socketAddress address: UnsafePointer<sockaddr>, length: Int) {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
+            bytes = address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                withUnsafeBytes(of: ipv4.pointee.sin_addr) { Array($0) }
+            }
+        case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
+            bytes = address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                withUnsafeBytes(of: ipv6.pointee.sin6_addr) { Array($0) }
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Why a source may not be fetched from `address`, which `host` resolved to: the kind of
+    /// address, or that it is this server's own; with the flag that would allow it.
+    static func refusal(of address: SourceAddress, host: String) -> String? {
+        let named = SourceAddress(literal: host) == address ? "\(host) is" : "\(host) resolves to \(address),"
+        if let restriction = address.restriction {
+            let article = "aeiouAEIOU".contains(restriction.first!) ? "an" : "a"
+            return "\(named) \(article) \(restriction) address (allowed with --source-allow-private)"
+        }
+        if own.contains(address) {
+            return "\(named) an address of this server (allowed with --source-allow-private)"
+        }
+        return nil
+    }
+
     /// The addresses `host` resolves to (a literal is its own), or why it resolves to none.
     /// Blocks: never called on an event loop.
-    static func resolve(_ host: String, port: Int) -> Result<[SourceAddress], SourceFailure> {
+    package static func resolve(_ host: String, port: Int) -> Result<[SourceAddress], SourceFailure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -218,21 +290,29 @@ struct SourceAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why a document could not be read: what the error image and the metrics say.
-struct SourceFailure: Error, Sendable, Equatable {
+package struct SourceFailure: Error, Sendable, Equatable {
     /// The `result` label of `ring_source_fetches_total`.
-    enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         case refused, dns, timeout, status
+        /// Refused before it started: its allowlist entry's queue was full, it waited
+        /// `--source-queue-wait` for its turn, or the server is stopping.
+        case busy
         case tooLarge = "too_large"
         case notJSON = "not_json"
         case network
     }
 
-    var kind: Kind
+    package var kind: Kind
     /// The error image's words after `src: `.
-    var message: String
+    package var message: String
 
-    init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
+}
+
+extension SourceURL {
+    /// The port connected to: the URL's, or its scheme's.
+    var effectivePort: Int { port ?? (scheme == "https" ? 443 : 80) }
 }
