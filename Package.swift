@@ -40,18 +40,23 @@ let package = Package(
         // Pure: RingScene -> coverage raster -> PNG.
         .target(
             name: "RingRaster", dependencies: ["RingCore", "RingFontData", "CZlib"], swiftSettings: swiftSettings),
+        // A lock box for Sendable values and the monotonic clock, shared by the server and the service.
+        .target(name: "Primitives", swiftSettings: swiftSettings),
         // HTTP/1.1 over epoll (Linux) or Dispatch (anywhere); knows nothing about rings.
-        .target(name: "HTTPServer", dependencies: ["ByteGrammar", "CSystem"], swiftSettings: swiftSettings),
+        .target(
+            name: "HTTPServer", dependencies: ["ByteGrammar", "CSystem", "Primitives"], swiftSettings: swiftSettings),
         // The glue: routes, response cache, headers, metrics, access log, playground.
         .target(
-            name: "RingService", dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem", "CCurl"],
+            name: "RingService",
+            dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem", "CCurl", "Primitives"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
             swiftSettings: swiftSettings),
         // Release-only measurements: `swift run -c release ring-bench`.
         .executableTarget(
-            name: "ring-bench", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer", "CZlib"],
+            name: "ring-bench",
+            dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer", "CZlib", "Primitives"],
             swiftSettings: swiftSettings),
         // Seeded random specs shared by the core and service suites.
         .target(name: "RingTestSupport", path: "Tests/RingTestSupport", swiftSettings: swiftSettings),
@@ -64,11 +69,13 @@ let package = Package(
         // A raw-socket HTTP client shared by the server and service tests.
         .target(name: "HTTPTestSupport", path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport"], swiftSettings: swiftSettings),
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTestSupport", "Primitives"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "RingServiceTests",
             dependencies: [
                 "RingService", "RingCore", "RingRaster", "HTTPServer", "HTTPTestSupport", "RingTestSupport",
+                "Primitives",
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -50,7 +50,7 @@ case "$target" in
         extra+=("$out/libRingCore.a") ;;
     deflate)
         # Our own deflate alone, judged by the system zlib's inflate.
-        sources=(Sources/RingRaster/PNG/RunLengthDeflate.swift Tests/Fuzz/RunLengthDeflateFuzz.swift)
+        sources=(Sources/RingRaster/PNG/Deflate/*.swift Tests/Fuzz/RunLengthDeflateFuzz.swift)
         extra+=(-I Sources/CZlib -lz) ;;
     *) echo "fuzz.sh: unknown target '$target' (http, query, raster, font, json or deflate)" >&2; exit 2 ;;
 esac

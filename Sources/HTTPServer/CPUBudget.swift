@@ -13,9 +13,9 @@
 /// `sysconf(_SC_NPROCESSORS_ONLN)` counts the machine's CPUs: a pod limited to 2 CPUs on a
 /// 32-core node would start 32 event loops and 32 render threads, and let them share two
 /// CPUs' worth of time.
-public enum CPUBudget {
+package enum CPUBudget {
     /// The budget of this process, read once.
-    public static let available: Int = {
+    package static let available: Int = {
         let affinity = Int(csystem_affinity_cpu_count())
         let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let cgroup = readFile("/proc/self/cgroup") ?? ""
@@ -109,5 +109,5 @@ public enum CPUBudget {
 
 extension ServerConfiguration {
     /// ``eventLoops`` resolved: 0 stands for the CPU budget.
-    public var eventLoopCount: Int { eventLoops > 0 ? eventLoops : CPUBudget.available }
+    package var eventLoopCount: Int { eventLoops > 0 ? eventLoops : CPUBudget.available }
 }

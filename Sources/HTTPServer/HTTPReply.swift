@@ -1,3 +1,4 @@
+import Primitives
 import Synchronization
 
 /// A promise to answer one request later, from any thread: what a responder keeps when it
@@ -14,13 +15,13 @@ import Synchronization
 ///     return nil  // answered later
 /// }
 /// ```
-public struct HTTPReply: Sendable {
+package struct HTTPReply: Sendable {
     let mailbox: ReplyMailbox
     let fd: Int32
     let serial: UInt64
 
     /// Queues `response` for the connection and wakes its loop. Safe from any thread.
-    public func send(_ response: HTTPResponse) {
+    package func send(_ response: HTTPResponse) {
         mailbox.post(ReplyMailbox.Delivery(fd: fd, serial: serial, response: response))
     }
 

@@ -14,7 +14,7 @@
 ///     }
 /// }
 /// ```
-public protocol HTTPResponder: Sendable {
+package protocol HTTPResponder: Sendable {
     /// The response to `request`, made at once.
     func respond(to request: HTTPRequest) -> HTTPResponse
 
@@ -40,11 +40,11 @@ public protocol HTTPResponder: Sendable {
 }
 
 extension HTTPResponder {
-    public func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+    package func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
         respond(to: request)
     }
 
-    public func drainBegan() {}
+    package func drainBegan() {}
 
-    public func spareTurn(for budget: Double) -> Bool { false }
+    package func spareTurn(for budget: Double) -> Bool { false }
 }

@@ -2,9 +2,9 @@
 /// `memory.limit_in_bytes`, the tightest of the cgroup and its ancestors), or nil when none is
 /// set. `/metrics` exports it beside the resident size, so an alert can compare the two
 /// without knowing how the process was deployed.
-public enum MemoryBudget {
+package enum MemoryBudget {
     /// The limit of this process, read once.
-    public static let limitBytes: Int? = limit(
+    package static let limitBytes: Int? = limit(
         cgroup: CPUBudget.readFile("/proc/self/cgroup") ?? "", root: "/sys/fs/cgroup")
 
     /// The tightest memory limit on the cgroup named in `cgroup` (the text of

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Primitives
 
 #if canImport(Glibc)
     import Glibc
@@ -16,9 +17,9 @@ import Foundation
 /// let port = try server.start()
 /// server.wait()
 /// ```
-public final class Server: Sendable {
-    public let configuration: ServerConfiguration
-    public let statistics: ServerStatistics
+package final class Server: Sendable {
+    package let configuration: ServerConfiguration
+    package let statistics: ServerStatistics
     private let responder: any HTTPResponder
     private let state = Locked(State())
     private let finished = DispatchGroup()
@@ -37,7 +38,7 @@ public final class Server: Sendable {
         var stopping = false
     }
 
-    public init(
+    package init(
         configuration: ServerConfiguration, responder: any HTTPResponder,
         statistics: ServerStatistics = ServerStatistics()
     ) {
@@ -54,12 +55,12 @@ public final class Server: Sendable {
     }
 
     /// The bound port once started.
-    public var port: Int? { state.withLock { $0.port } }
+    package var port: Int? { state.withLock { $0.port } }
 
     /// Binds, starts the event loops and returns the port. Ignores `SIGPIPE` (writes use
     /// `MSG_NOSIGNAL` too) and raises the soft descriptor limit to the hard one.
     @discardableResult
-    public func start() throws(SocketError) -> Int {
+    package func start() throws(SocketError) -> Int {
         signal(SIGPIPE, SIG_IGN)
         SocketCalls.raiseDescriptorLimit()
         try startDeadlineTimer()
@@ -116,7 +117,7 @@ public final class Server: Sendable {
     /// Stops accepting at once (a new connection is refused), tells the responder, lets
     /// in-flight responses finish and closes idle connections; the loops exit when drained or
     /// after `drainTimeout`, whatever is left. Safe to call from any thread, more than once.
-    public func shutdown() {
+    package func shutdown() {
         let (loops, first) = state.withLock { state -> ([EventLoop], Bool) in
             defer { state.stopping = true }
             return (state.loops, !state.stopping)
@@ -127,7 +128,7 @@ public final class Server: Sendable {
     }
 
     /// Blocks until every event loop has exited.
-    public func wait() {
+    package func wait() {
         finished.wait()
         state.withLock { $0.deadlineTimer?.cancel() }
     }
@@ -162,7 +163,7 @@ public final class Server: Sendable {
     /// Calls ``shutdown()`` on SIGTERM or SIGINT, through Dispatch signal sources. Call it
     /// before ``start()``: the sources need a descriptor, which a flood of connections could
     /// otherwise have taken.
-    public func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
+    package func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
         var sources: [any DispatchSourceSignal] = []
         for number in signals {
             signal(number, SIG_IGN)  // let Dispatch see it instead of the default action

@@ -1,17 +1,17 @@
 import Synchronization
 
 /// Counters the server keeps for metrics; safe to read from any thread.
-public final class ServerStatistics: Sendable {
+package final class ServerStatistics: Sendable {
     /// Connections open now.
-    public var openConnections: Int { open.load(ordering: .relaxed) }
+    package var openConnections: Int { open.load(ordering: .relaxed) }
     /// Connections accepted since start.
-    public var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
+    package var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
     /// Connections refused because `maxConnections` were open.
-    public var refusedConnections: Int { refused.load(ordering: .relaxed) }
+    package var refusedConnections: Int { refused.load(ordering: .relaxed) }
     /// Requests answered with a protocol error by the server itself.
-    public var protocolErrors: Int { errors.load(ordering: .relaxed) }
+    package var protocolErrors: Int { errors.load(ordering: .relaxed) }
     /// Connections closed because a deadline passed.
-    public var timeouts: Int { timedOut.load(ordering: .relaxed) }
+    package var timeouts: Int { timedOut.load(ordering: .relaxed) }
 
     let open = Atomic<Int>(0)
     let accepted = Atomic<Int>(0)
@@ -19,5 +19,5 @@ public final class ServerStatistics: Sendable {
     let errors = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
 
-    public init() {}
+    package init() {}
 }

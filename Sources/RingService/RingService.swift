@@ -1,4 +1,5 @@
 import HTTPServer
+import Primitives
 import RingCore
 import RingRaster
 
@@ -15,14 +16,14 @@ import RingRaster
 /// estimated (``RenderCost``), and then rendered there if cheap, handed to the
 /// ``RenderPool`` if not, or refused with an error image if past the ceiling. Error images
 /// are cached like rings, under the digest of their message.
-public final class RingService: HTTPResponder {
+package final class RingService: HTTPResponder {
     /// The product's version: `ring --version`, `ring_build_info` and the image tag
     /// (docs/deployment.md). Bumped by hand at a release.
-    public static let version = "0.1.0"
+    package static let version = "0.1.0"
 
-    public let configuration: ServiceConfiguration
-    public let cache: ResponseCache
-    public let metrics: Metrics
+    package let configuration: ServiceConfiguration
+    package let cache: ResponseCache
+    package let metrics: Metrics
     private let accessLog: AccessLog
     private let serverStatistics: ServerStatistics
     /// Admits large PNG renders, at most `pngRenders` queued or running at once.
@@ -34,7 +35,7 @@ public final class RingService: HTTPResponder {
     /// line from the other core.
     private let loopFonts: [LabelFonts]
 
-    public init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
+    package init(configuration: ServiceConfiguration, accessLog: AccessLog, serverStatistics: ServerStatistics) {
         self.configuration = configuration
         self.loopFonts = (0..<max(1, configuration.eventLoops)).map { _ in LabelFonts(copying: configuration.fonts) }
         self.metrics = Metrics(loops: configuration.eventLoops)
@@ -79,7 +80,7 @@ public final class RingService: HTTPResponder {
     /// (``ServiceConfiguration/spareRenderMicroseconds``), rendered there one after another
     /// until `budget` seconds have passed since the first ended. With none queued, one atomic
     /// load: no lock, no clock.
-    public func spareTurn(for budget: Double) -> Bool {
+    package func spareTurn(for budget: Double) -> Bool {
         guard pool.renderSpare() else { return false }
         let first = MonotonicClock.now()
         while MonotonicClock.now() - first < budget, pool.renderSpare() {}
@@ -92,18 +93,18 @@ public final class RingService: HTTPResponder {
     }
 
     /// The response, made now: renders inline whatever it costs (tests, benchmarks, tools).
-    public func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         // Without a reply to keep, `answer` never defers.
         answer(request, reply: nil) ?? Self.busy
     }
 
     /// The response now, or nil when a render thread will send it through `reply`.
-    public func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
+    package func respond(to request: HTTPRequest, reply: HTTPReply) -> HTTPResponse? {
         answer(request, reply: reply)
     }
 
     /// Renders not yet begun are answered 503 at once: the server is going away.
-    public func drainBegan() {
+    package func drainBegan() {
         pool.dropQueued { waiter in
             let response = Self.draining
             record(waiter, response)

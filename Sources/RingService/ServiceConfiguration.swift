@@ -2,51 +2,51 @@ import HTTPServer
 import RingRaster
 
 /// The ring service's own settings (the server's live in `ServerConfiguration`).
-public struct ServiceConfiguration: Sendable, Equatable {
+package struct ServiceConfiguration: Sendable, Equatable {
     /// Response cache budget in bytes, for all event loops together.
-    public var cacheBytes: Int = 64 * 1024 * 1024
+    package var cacheBytes: Int = 64 * 1024 * 1024
     /// Locks the cache is split into. More shards make it rarer that two loops want the same
     /// lock at once; each shard gets an equal part of the budget.
-    public var cacheShards: Int = 16
+    package var cacheShards: Int = 16
     /// When a new ring is stored: a cheap one (an SVG rendered on its loop) the second time it
     /// is asked for, so rings asked for once cost no entry and push no other ring out.
-    public var cacheAdmission: ResponseCache.Admission = .second
+    package var cacheAdmission: ResponseCache.Admission = .second
     /// Event loops answering requests: each gets its own front of references in the cache.
-    public var eventLoops: Int = 1
+    package var eventLoops: Int = 1
     /// `max-age` for rings, seconds: a ring is a pure function of its URL.
-    public var maxAge: Int = 86_400
+    package var maxAge: Int = 86_400
     /// `stale-while-revalidate` for rings, seconds (RFC 5861): a cache may serve a ring this long
     /// past `max-age` while it fetches a fresh copy.
-    public var staleWhileRevalidate: Int = 86_400
+    package var staleWhileRevalidate: Int = 86_400
     /// `stale-if-error` for rings, seconds (RFC 5861): a cache may serve a ring this long past
     /// `max-age` while this service is down or failing.
-    public var staleIfError: Int = 604_800
+    package var staleIfError: Int = 604_800
     /// `max-age` for error images, 404 and 405 answers, seconds: short, so a fixed URL shows up soon.
-    public var errorMaxAge: Int = 60
+    package var errorMaxAge: Int = 60
     /// Longest query string rendered; longer ones get an error image without being parsed.
-    public var maxQueryBytes: Int = 4096
+    package var maxQueryBytes: Int = 4096
     /// The largest PNG and the most memory one PNG render may take; larger ones get an error
     /// image naming `size` or `scale`.
-    public var raster = RasterLimits()
+    package var raster = RasterLimits()
     /// Large PNG renders (past ``pngGatePixels``) queued or running at once, across all loops;
     /// a new large PNG past them gets 503 with `Retry-After`, while SVGs, small and cached PNGs
     /// are still served. Each may take up to `raster.maxRenderBytes`: the memory bound counts
     /// this many (docs/operations.md).
-    public var pngRenders: Int = 1
+    package var pngRenders: Int = 1
     /// PNGs of at most this many pixels render without a place among ``pngRenders``: 300 × 300
     /// costs a few milliseconds and under 2 MiB.
-    public var pngGatePixels: Int = 90_000
+    package var pngGatePixels: Int = 90_000
 
     /// Render threads, which take every render too costly for an event loop; 0 means one per
     /// CPU the process may use.
-    public var renderThreads: Int = 0
+    package var renderThreads: Int = 0
     /// Renders that may wait for a render thread; a new ring past them gets 503 with
     /// `Retry-After`.
-    public var renderQueue: Int = 64
+    package var renderQueue: Int = 64
     /// Rings whose estimated render time (``RenderCost``) is at most this many microseconds
     /// are rendered on the event loop that asked: handing them over would cost more than
     /// rendering. The default SVG ring takes about 2.
-    public var inlineRenderMicroseconds: Int = 25
+    package var inlineRenderMicroseconds: Int = 25
     /// Queued rings whose estimated render time is at most this many microseconds may be
     /// rendered by an event loop in a spare turn, between two batches of requests, instead of
     /// by a render thread: the hand-over to a render thread and back costs about as much as a
@@ -54,20 +54,20 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// delay has passed, so a cached answer waits for at most that and one of them. The
     /// default PNG ring is estimated at about 320 (it takes 20–60); 0: only render threads
     /// render.
-    public var spareRenderMicroseconds: Int = 400
+    package var spareRenderMicroseconds: Int = 400
     /// Rings whose estimated render time is past this many milliseconds get an error image
     /// naming the parameter that makes them costly.
-    public var maxRenderMilliseconds: Int = 250
+    package var maxRenderMilliseconds: Int = 250
 
     /// What PNG text is drawn with: the embedded DejaVu Sans Bold and the fallback fonts
     /// `ring serve` loaded (`--font`, else the standard locations).
-    public var fonts = LabelFonts.embedded
+    package var fonts = LabelFonts.embedded
     /// The bounds on reading those fonts.
-    public var fontLimits = FontLimits()
+    package var fontLimits = FontLimits()
 
     /// Live values: which documents rings may read, and the bounds on reading them. Off
     /// unless hosts are allowed.
-    public var sources = SourcePolicy()
+    package var sources = SourcePolicy()
     /// Addresses (`127.0.0.1:8123`) let through the source address check: for tests, whose
     /// JSON server listens on loopback, so that redirects from it meet the check.
     package var sourceExemptEndpoints: [String] = []
@@ -79,10 +79,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     package var sourceLookup = SourceLookup.system
 
     /// The allocator settings and the hand-back of free pages that hold the memory bound.
-    public var memory = MemoryPolicy()
+    package var memory = MemoryPolicy()
 
     /// ``renderThreads`` resolved: what 0 stands for.
-    public var renderThreadCount: Int { renderThreads > 0 ? renderThreads : CPUBudget.available }
+    package var renderThreadCount: Int { renderThreads > 0 ? renderThreads : CPUBudget.available }
 
-    public init() {}
+    package init() {}
 }

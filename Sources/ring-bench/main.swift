@@ -1,5 +1,6 @@
 import CZlib
 import HTTPServer
+import Primitives
 import RingCore
 import RingRaster
 import RingService

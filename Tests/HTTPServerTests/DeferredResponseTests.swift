@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPTestSupport
+import Primitives
 import Synchronization
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTestSupport
+import Primitives
 import Testing
 
 @testable import HTTPServer

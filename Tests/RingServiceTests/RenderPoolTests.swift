@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPServer
+import Primitives
 import RingCore
 import RingRaster
 import Synchronization

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPServer
 import HTTPTestSupport
+import Primitives
 import RingCore
 import RingRaster
 import Synchronization

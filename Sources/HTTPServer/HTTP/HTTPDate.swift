@@ -7,7 +7,7 @@
 /// HTTP-dates (RFC 9110 §5.6.7): the IMF-fixdate the server writes, and the three formats a
 /// recipient must accept. An instance caches the `Date` header's text, formatted at most once a
 /// second per event loop.
-public struct HTTPDate {
+package struct HTTPDate {
     private var second: time_t = -1
     private(set) var bytes: [UInt8] = []
 
@@ -27,7 +27,7 @@ public struct HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` for seconds since 1970.
-    public static func format(_ seconds: Int) -> String {
+    package static func format(_ seconds: Int) -> String {
         let parts = utc(seconds)
         return
             "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
@@ -53,7 +53,7 @@ public struct HTTPDate {
     /// Seconds since 1970 for an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), an obsolete
     /// RFC 850 date (`Sunday, 06-Nov-94 08:49:37 GMT`) or an asctime date
     /// (`Sun Nov  6 08:49:37 1994`); nil for anything else, including a list of dates.
-    public static func parse(_ text: String) -> Int? {
+    package static func parse(_ text: String) -> Int? {
         let words = text.split(separator: " ", omittingEmptySubsequences: true)
         var day: Int?
         var month: Int?

@@ -2,7 +2,7 @@
 /// plus PATCH. Any other token, CONNECT among them, gets 501 from the server itself (RFC 9110
 /// §15.6.2: a method it does not implement for any resource), so responders only decide between
 /// serving and 405.
-public enum HTTPMethod: String, Sendable, CaseIterable {
+package enum HTTPMethod: String, Sendable, CaseIterable {
     case get = "GET"
     case head = "HEAD"
     case post = "POST"

@@ -1,6 +1,6 @@
 /// Why a request could not be read. Each error is answered with its status and the
 /// connection is closed, since framing after a broken request cannot be trusted.
-public enum HTTPParseError: Error, Sendable, Equatable {
+package enum HTTPParseError: Error, Sendable, Equatable {
     case badRequest(String)
     case uriTooLong
     case headerFieldsTooLarge
@@ -11,7 +11,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
     case expectationFailed
 
     /// The status that answers this error.
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .badRequest: .badRequest
         case .uriTooLong: .uriTooLong
@@ -24,7 +24,7 @@ public enum HTTPParseError: Error, Sendable, Equatable {
     }
 
     /// A one-line explanation for the response body.
-    public var reason: String {
+    package var reason: String {
         switch self {
         case .badRequest(let why): why
         case .uriTooLong: "request line too long"

@@ -1,22 +1,22 @@
 /// A parsed request head. Header fields stay as byte ranges into the head until asked for,
 /// so a request costs a few allocations however many fields it has.
-public struct HTTPRequest: Sendable {
-    public var method: HTTPMethod
+package struct HTTPRequest: Sendable {
+    package var method: HTTPMethod
     /// The path of the target, with percent-encoded unreserved characters decoded
     /// (`/%72ing%2Esvg` is `/ring.svg`, RFC 3986 §6.2.2.2); every other escape stays as sent.
-    public var path: String
+    package var path: String
     /// The query of the target without `?`, as sent; empty when there is none.
-    public var query: String
+    package var query: String
     /// HTTP minor version: 0 or 1 (larger minors are treated as 1).
-    public var minorVersion: Int
+    package var minorVersion: Int
     /// Whether the connection stays open after the response (RFC 9112 §9.3).
-    public var keepAlive: Bool
+    package var keepAlive: Bool
     /// The event loop (0..<`ServerConfiguration.eventLoops`) answering this request. Responders
     /// can keep per-loop state under it that no other thread contends for.
-    public var eventLoop = 0
+    package var eventLoop = 0
     /// Whether any `If-…` field is present, so a responder can skip evaluating preconditions
     /// on the common request that has none without looking at every field.
-    public let hasPreconditions: Bool
+    package let hasPreconditions: Bool
 
     let head: [UInt8]
     let fields: [Field]
@@ -56,7 +56,7 @@ public struct HTTPRequest: Sendable {
 
     /// The value of the first field called `name` (ASCII case-insensitive), without
     /// surrounding whitespace.
-    public func header(_ name: String) -> String? {
+    package func header(_ name: String) -> String? {
         let wanted = Array(name.utf8)
         for field in fields where field.name.count == wanted.count && matches(field.name, wanted) {
             return String(decoding: head[field.value], as: UTF8.self)
@@ -74,7 +74,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// Every field as (name, value), in order.
-    public var headers: [(name: String, value: String)] {
+    package var headers: [(name: String, value: String)] {
         fields.map { (String(decoding: head[$0.name], as: UTF8.self), String(decoding: head[$0.value], as: UTF8.self)) }
     }
 

@@ -16,15 +16,15 @@ import ByteGrammar
 /// which the caller must close the connection.
 ///
 /// Not `Sendable`: one parser belongs to one connection on one event loop.
-public struct HTTPRequestParser {
+package struct HTTPRequestParser {
     /// The limits it enforces, taken from ``ServerConfiguration``.
-    public struct Limits: Sendable {
-        public var maxRequestLineBytes: Int
-        public var maxHeaderBytes: Int
-        public var maxHeaderCount: Int
-        public var maxBodyBytes: Int
+    package struct Limits: Sendable {
+        package var maxRequestLineBytes: Int
+        package var maxHeaderBytes: Int
+        package var maxHeaderCount: Int
+        package var maxBodyBytes: Int
 
-        public init(_ configuration: ServerConfiguration) {
+        package init(_ configuration: ServerConfiguration) {
             maxRequestLineBytes = configuration.maxRequestLineBytes
             maxHeaderBytes = configuration.maxHeaderBytes
             maxHeaderCount = configuration.maxHeaderCount
@@ -42,15 +42,15 @@ public struct HTTPRequestParser {
     /// every later byte is dropped.
     private var finished = false
 
-    public init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// True when bytes of a request that is not complete yet are buffered.
-    public var hasPartialRequest: Bool { !finished && start < buffer.count }
+    package var hasPartialRequest: Bool { !finished && start < buffer.count }
 
     /// Adds bytes received from the peer.
-    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !finished else { return }
         if start > 0, start == buffer.count {
             buffer.removeAll(keepingCapacity: true)
@@ -65,7 +65,7 @@ public struct HTTPRequestParser {
     }
 
     /// The next complete request, nil if more bytes are needed.
-    public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+    package mutating func next() throws(HTTPParseError) -> HTTPRequest? {
         guard !finished else { return nil }
         // RFC 9112 §2.2: ignore empty lines before the request line.
         while start < buffer.count, buffer[start] == carriageReturn || buffer[start] == lineFeed {

@@ -1,3 +1,5 @@
+import Primitives
+
 /// Header lines serialized once and shared by every response that uses them: a cache of
 /// thousands of responses holds one copy of its constant headers, not thousands.
 ///
@@ -8,7 +10,7 @@
 ///
 /// `@unchecked Sendable`: a permanent block's bytes are written once, before the block is
 /// returned, and never changed or freed.
-public struct HTTPHeaderBlock: @unchecked Sendable {
+package struct HTTPHeaderBlock: @unchecked Sendable {
     private enum Storage {
         case counted([UInt8])
         case permanent(UnsafeBufferPointer<UInt8>)
@@ -17,7 +19,7 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
     private let storage: Storage
 
     /// `Name: value\r\n` lines.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch storage {
         case .counted(let bytes): bytes
         case .permanent(let bytes): Array(bytes)
@@ -25,7 +27,7 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
     }
 
     /// How many bytes the lines take.
-    public var count: Int {
+    package var count: Int {
         switch storage {
         case .counted(let bytes): bytes.count
         case .permanent(let bytes): bytes.count
@@ -53,24 +55,29 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
     /// permanent block of the same lines: for the few constant blocks of a service, made when
     /// it starts. Each distinct block is made once, so making services again (tests) adds
     /// nothing.
-    public static func permanent(_ headers: [(String, String)]) -> HTTPHeaderBlock {
+    package static func permanent(_ headers: [(String, String)]) -> HTTPHeaderBlock {
         let lines = HTTPHeaderBlock(headers).bytes
         let bytes = permanentBlocks.withLock { blocks -> UnsafeBufferPointer<UInt8> in
-            if let made = blocks[lines] { return made }
+            if let made = blocks[lines] { return made.bytes }
             let made = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: lines.count)
             _ = made.initialize(from: lines)
-            blocks[lines] = UnsafeBufferPointer(made)
+            blocks[lines] = PermanentBytes(bytes: UnsafeBufferPointer(made))
             return UnsafeBufferPointer(made)
         }
         return HTTPHeaderBlock(storage: .permanent(bytes))
     }
 
+    /// Bytes written once when made, then only read, and never freed: any thread may read them.
+    private struct PermanentBytes: @unchecked Sendable {
+        let bytes: UnsafeBufferPointer<UInt8>
+    }
+
     /// Every permanent block, by its lines; reachable for as long as the process runs.
-    private static let permanentBlocks = Locked<[[UInt8]: UnsafeBufferPointer<UInt8>]>([:])
+    private static let permanentBlocks = Locked<[[UInt8]: PermanentBytes]>([:])
 
     /// Serializes `headers`; names and values lose any CR, LF or NUL, so a header can never be
     /// split or smuggled through a value.
-    public init(_ headers: [(String, String)]) {
+    package init(_ headers: [(String, String)]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 })
         for (name, value) in headers {
@@ -85,7 +92,7 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
     }
 
     /// One header line, the common case for per-response headers such as `ETag`.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(name.utf8.count + value.utf8.count + 4)
         Self.appendSafe(name, to: &bytes)
@@ -100,7 +107,7 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
     /// One header line whose value `writeValue` writes in place, into at most `valueCapacity`
     /// bytes, returning how many it wrote: a ring's `ETag`, from its digest, with no `String`
     /// and no second buffer on the way. CR, LF and NUL become spaces, as in every line.
-    public init(
+    package init(
         name: StaticString, valueCapacity: Int, writeValue: (UnsafeMutableBufferPointer<UInt8>) -> Int
     ) {
         let nameCount = name.utf8CodeUnitCount
@@ -160,15 +167,15 @@ public struct HTTPHeaderBlock: @unchecked Sendable {
 ///
 /// Holding headers as bytes lets a cache keep complete responses and serve them with a few
 /// copies and no formatting.
-public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
+package struct HTTPResponse: Sendable {
+    package var status: HTTPStatus
     /// Header lines shared with other responses, written first.
-    public var sharedHeaders: HTTPHeaderBlock
+    package var sharedHeaders: HTTPHeaderBlock
     /// This response's own header lines, written after the shared ones.
-    public var headers: HTTPHeaderBlock
-    public var body: [UInt8]
+    package var headers: HTTPHeaderBlock
+    package var body: [UInt8]
 
-    public init(
+    package init(
         status: HTTPStatus, shared: HTTPHeaderBlock = .empty, headers: [(String, String)] = [], body: [UInt8] = []
     ) {
         self.status = status
@@ -178,7 +185,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A response whose own header lines are already serialized.
-    public init(status: HTTPStatus, shared: HTTPHeaderBlock = .empty, headers: HTTPHeaderBlock, body: [UInt8] = []) {
+    package init(status: HTTPStatus, shared: HTTPHeaderBlock = .empty, headers: HTTPHeaderBlock, body: [UInt8] = []) {
         self.status = status
         self.sharedHeaders = shared
         self.headers = headers
@@ -186,7 +193,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// A `text/plain` response.
-    public static func text(_ status: HTTPStatus, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
+    package static func text(_ status: HTTPStatus, _ text: String, headers: [(String, String)] = []) -> HTTPResponse {
         HTTPResponse(
             status: status, headers: [("Content-Type", "text/plain; charset=utf-8")] + headers,
             body: Array(text.utf8))
@@ -195,5 +202,5 @@ public struct HTTPResponse: Sendable {
 
 extension HTTPHeaderBlock {
     /// No header lines.
-    public static let empty = HTTPHeaderBlock([])
+    package static let empty = HTTPHeaderBlock([])
 }

@@ -1,4 +1,5 @@
 import CSystem
+import Primitives
 import Synchronization
 
 #if canImport(Glibc)

@@ -5,17 +5,17 @@
 #endif
 
 /// A system call that failed while setting up listening sockets.
-public struct SocketError: Error, Sendable, CustomStringConvertible {
+package struct SocketError: Error, Sendable, CustomStringConvertible {
     /// The call and what it was doing, e.g. `bind 0.0.0.0:8080`.
-    public var operation: String
-    public var errorNumber: Int32
+    package var operation: String
+    package var errorNumber: Int32
 
     init(_ operation: String, errorNumber: Int32 = errno) {
         self.operation = operation
         self.errorNumber = errorNumber
     }
 
-    public var description: String {
+    package var description: String {
         "\(operation): \(String(cString: strerror(errorNumber)))"
     }
 }

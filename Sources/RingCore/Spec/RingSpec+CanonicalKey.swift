@@ -45,7 +45,7 @@ extension RingSpec {
 
     /// Writes the key straight into bytes: each parameter of the table whose value is not its
     /// default, as `name=value`, in contract order. The spec is the normalised one the parser
-    /// gives; ``RingRender`` normalises a spec built in code before it asks.
+    /// gives; a spec built in code is normalised first (``RingSpec/normalized()``).
     static func writeCanonicalKey(of spec: inout RingSpec, into w: inout ByteWriter) {
         var writer = KeyWriter(w: w)
         RingParameter.declare(to: &writer, in: &spec)
@@ -53,7 +53,7 @@ extension RingSpec {
     }
 }
 
-/// Walks the table for ``RingSpec/writeCanonicalKey(into:)``.
+/// Walks the table for ``RingSpec/writeCanonicalKey(of:into:)``.
 private struct KeyWriter: ParameterVisitor, ~Copyable {
     typealias Failure = Never
     var w: ByteWriter

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import Primitives
 import RingCore
 
 /// The documents live rings read, kept per source URL, and the fetches that refresh them.

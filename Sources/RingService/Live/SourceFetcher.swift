@@ -2,6 +2,7 @@ import CCurl
 import CSystem
 import Foundation
 import HTTPServer
+import Primitives
 import RingCore
 
 /// Fetches source documents with the system's libcurl, driven by one thread of its own

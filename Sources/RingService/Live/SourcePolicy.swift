@@ -15,56 +15,56 @@ import RingCore
 /// ``allowedHosts``; and every address it resolves to is public, none loopback, private,
 /// link-local, CGNAT, multicast, unspecified, reserved, or one of this machine's own (unless
 /// ``allowPrivate``).
-public struct SourcePolicy: Sendable, Equatable {
+package struct SourcePolicy: Sendable, Equatable {
     /// Exact host names (`status.example.com`), or `*.example.com`, which matches every name
     /// under it and not `example.com` itself. Empty: live values are off.
-    public var allowedHosts: [String] = []
+    package var allowedHosts: [String] = []
     /// `--source-allow-http`: plain `http` sources too (for development).
-    public var allowHTTP = false
+    package var allowHTTP = false
     /// `--source-allow-private`: addresses of private networks and this machine too (for
     /// development and tests).
-    public var allowPrivate = false
+    package var allowPrivate = false
     /// `--source-timeout`: the most a fetch may take, from resolving the name to the body's
     /// last byte, redirects included, in seconds.
-    public var timeout: Double = 3
+    package var timeout: Double = 3
     /// `--source-max-bytes`: the largest document read; the fetch stops at the byte past it.
-    public var maxBytes: Int = 64 * 1024
+    package var maxBytes: Int = 64 * 1024
     /// `--source-redirects`: redirects followed, each checked as the first URL was.
-    public var maxRedirects: Int = 3
+    package var maxRedirects: Int = 3
     /// `--source-ttl`: how long a fetched value is used before it is fetched again, in seconds
     /// (at least 30); a document's `Cache-Control: max-age` may lengthen it, to a day.
-    public var ttl: Int = 300
+    package var ttl: Int = 300
     /// `--source-stale`: how long the last good value is served while refreshes fail.
-    public var stale: Int = 86_400
+    package var stale: Int = 86_400
     /// `--source-per-host`: fetches running at once under one allowlist entry (all the names
     /// a `*.example.com` entry matches count as one host).
-    public var perHost: Int = 4
+    package var perHost: Int = 4
     /// `--source-queue`: fetches that may wait for their turn under one allowlist entry; a
     /// new source past them gets an error image.
-    public var queuePerHost: Int = 64
+    package var queuePerHost: Int = 64
     /// `--source-rate`: fetches started a second under one allowlist entry, at most, in
     /// bursts of as many; the next ones wait their turn in the queue.
-    public var fetchesPerSecond: Double = 10
+    package var fetchesPerSecond: Double = 10
     /// `--source-queue-wait`: how long a fetch may wait for its turn, in seconds, before it is
     /// refused. With ``timeout`` it must fit in `--write-timeout`, so that a waiting request is
     /// always answered.
-    public var queueWait: Double = 5
+    package var queueWait: Double = 5
     /// `--source-resolvers`: threads that resolve source names. A name whose DNS never answers
     /// holds one until the system's resolver gives up; one allowlist entry may hold at most a
     /// quarter of them (and no more than ``perHost``), so a silent domain cannot take them all.
-    public var resolvers: Int = 16
+    package var resolvers: Int = 16
     /// `--source-cache-mb`: the documents kept, in bytes of their bodies.
-    public var cacheBytes: Int = 16 * 1024 * 1024
+    package var cacheBytes: Int = 16 * 1024 * 1024
 
     /// The longest a document's own `max-age` may keep a value: a day.
-    public static let longestTTL = 86_400
+    package static let longestTTL = 86_400
     /// The shortest ``ttl`` accepted.
-    public static let shortestTTL = 30
+    package static let shortestTTL = 30
 
-    public init() {}
+    package init() {}
 
     /// Whether any host is allowed.
-    public var isEnabled: Bool { !allowedHosts.isEmpty }
+    package var isEnabled: Bool { !allowedHosts.isEmpty }
 
     /// Whether `host` (lower-case, as ``SourceURL`` gives it) is allowed.
     func allows(host: String) -> Bool { entry(allowing: host) != nil }
@@ -83,7 +83,7 @@ public struct SourcePolicy: Sendable, Equatable {
 
     /// A host pattern as `--source-allow` takes it, lower-cased, or nil when it is not a name,
     /// an IP literal, or `*.` and a name.
-    public static func hostPattern(_ text: String) -> String? {
+    package static func hostPattern(_ text: String) -> String? {
         var text = text.lowercased()
         if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
         let name = text.hasPrefix("*.") ? String(text.dropFirst(2)) : text

@@ -1,4 +1,5 @@
 import HTTPServer
+import Primitives
 import RingCore
 
 /// Complete, pre-serialized ring responses, shared by every event loop, plus a map from the raw
@@ -21,25 +22,25 @@ import RingCore
 /// but it can keep an entry the store has evicted alive, so its references count against the
 /// budget: the fronts together get 1/8 of it, the store the rest, and within each shard
 /// aliases 1/8 and responses 7/8.
-public final class ResponseCache: Sendable {
+package final class ResponseCache: Sendable {
     /// A ring's responses: the full 200 and the 304 for a matching `If-None-Match`.
     ///
     /// A class, so moving it around the LRU costs one reference count instead of one per array
     /// inside the responses.
-    public final class Entry: Sendable {
-        public let ok: HTTPResponse
-        public let notModified: HTTPResponse
+    package final class Entry: Sendable {
+        package let ok: HTTPResponse
+        package let notModified: HTTPResponse
         /// `Last-Modified`, in seconds since 1970: the date of its format's renderer version.
-        public let lastModified: Int
+        package let lastModified: Int
         /// Whether this is an error image: a hit on it is counted in `ring_render_errors_total`.
-        public let isErrorImage: Bool
+        package let isErrorImage: Bool
         /// The tag's length in the `ETag` line that `ok`'s own headers begin with.
         private let etagLength: Int
 
         /// The entity tag, quotes included, read from the `ETag` line of `ok`'s own headers: an
         /// entry cannot hold a tag its response does not send, and it is one object fewer to
         /// make on a miss and to free on an eviction (read only for conditional requests).
-        public var etag: String {
+        package var etag: String {
             let lines = ok.headers.bytes
             return String(decoding: lines[Self.etagLine.count..<Self.etagLine.count + etagLength], as: UTF8.self)
         }
@@ -47,7 +48,7 @@ public final class ResponseCache: Sendable {
         private static let etagLine = Array("ETag: ".utf8)
 
         /// `ok`'s own header lines must begin with its `ETag` line, which the 304 repeats.
-        public init(ok: HTTPResponse, notModified: HTTPResponse, lastModified: Int, isErrorImage: Bool = false) {
+        package init(ok: HTTPResponse, notModified: HTTPResponse, lastModified: Int, isErrorImage: Bool = false) {
             let lines = ok.headers.bytes
             let end = lines.firstIndex(of: 0x0D)
             precondition(
@@ -68,12 +69,12 @@ public final class ResponseCache: Sendable {
     }
 
     /// What a response is stored under: one ring in one output format.
-    public struct Key: Sendable, Hashable {
-        public var digest: RingDigest
+    package struct Key: Sendable, Hashable {
+        package var digest: RingDigest
         /// The output format (a route's own number), so the same ring as SVG and as PNG are two entries.
-        public var format: UInt8
+        package var format: UInt8
 
-        public init(digest: RingDigest, format: UInt8) {
+        package init(digest: RingDigest, format: UInt8) {
             self.digest = digest
             self.format = format
         }
@@ -91,12 +92,12 @@ public final class ResponseCache: Sendable {
     /// per request. The hash is Swift's per-process seeded `Hasher`, so nobody can craft
     /// queries that pile into one bucket or push each other out; it only picks the slot, and a
     /// lookup compares the text.
-    public struct Query: Sendable {
-        public let text: String
-        public let format: UInt8
+    package struct Query: Sendable {
+        package let text: String
+        package let format: UInt8
         let hash: Int
 
-        public init(_ text: String, format: UInt8) {
+        package init(_ text: String, format: UInt8) {
             self.text = text
             self.format = format
             var hasher = Hasher()
@@ -124,7 +125,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// When a new ring is stored.
-    public enum Admission: String, Sendable, CaseIterable {
+    package enum Admission: String, Sendable, CaseIterable {
         /// Every ring, the first time it is rendered.
         case first
         /// A cheap ring the second time its URL is asked for (within the ``Doorkeeper``'s window);
@@ -134,7 +135,7 @@ public final class ResponseCache: Sendable {
 
     /// What a lookup by the request's query behind its loop's front found: the entry, or that it found none, and
     /// whether the query is asked for the first time.
-    public enum QueryLookup {
+    package enum QueryLookup {
         case found(Entry)
         /// Not found by its text. `firstAsked` is true with ``Admission/second`` for a query not
         /// asked for within the ``Doorkeeper``'s window: if its ring is cheap, answer it and drop
@@ -154,9 +155,9 @@ public final class ResponseCache: Sendable {
     }
 
     /// The configured budget in bytes, store and fronts together.
-    public let capacity: Int
+    package let capacity: Int
     /// When new rings are stored.
-    public let admission: Admission
+    package let admission: Admission
     private let shards: [Locked<Storage>]
     /// The queries asked for before, when cheap rings wait for their second request; taken
     /// unretained on every new URL (as the shards are), `doorkeeperOwner` keeping it alive.
@@ -176,7 +177,7 @@ public final class ResponseCache: Sendable {
     /// bit per ``doorkeeperBytesPerBit`` bytes of each shard's budget (at least 4 096 a shard):
     /// one query marking it for every eight bits, about four times the rings the store can
     /// hold, clears it.
-    public init(capacityBytes: Int, shards: Int = 16, loops: Int = 1, admission: Admission = .first) {
+    package init(capacityBytes: Int, shards: Int = 16, loops: Int = 1, admission: Admission = .first) {
         capacity = capacityBytes
         self.admission = admission
         let frontBudget = capacityBytes / 8 / max(1, loops)
@@ -224,7 +225,7 @@ public final class ResponseCache: Sendable {
     /// ``Doorkeeper`` is on its way into the CPU's cache. That word is a new URL's one cache
     /// miss: read at once, it cost 0.14 µs of waiting, and the parse hides it
     /// (docs/performance.md, "Session 25").
-    public func findInFront(query: Query, loop: Int = 0) -> Entry? {
+    package func findInFront(query: Query, loop: Int = 0) -> Entry? {
         let slot = QuerySlot(hash: query.hash)
         let cached = withFront(loop) { front -> Entry? in
             guard let found = front.entries.value(for: slot), query.isSame(as: found.alias) else { return nil }
@@ -246,7 +247,7 @@ public final class ResponseCache: Sendable {
     /// (docs/performance.md). A query remembered before the doorkeeper was last cleared looks
     /// new once: its ring is rendered again (and, if cheap, dropped), and its next request
     /// finds the alias.
-    public func findBehindFront(query: Query, loop: Int = 0) -> QueryLookup {
+    package func findBehindFront(query: Query, loop: Int = 0) -> QueryLookup {
         let slot = QuerySlot(hash: query.hash)
         if let doorkeeper, !doorkeeper._withUnsafeGuaranteedRef({ $0.see(slot.slot, lane: loop) }) {
             return .absent(firstAsked: true)
@@ -264,7 +265,7 @@ public final class ResponseCache: Sendable {
 
     /// The entry for a ring already rendered, for this query or another; remembers `query` as
     /// a way to it, and counts a hit, when found.
-    public func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
+    package func lookup(key: Key, aliasing query: Query, loop: Int = 0) -> Entry? {
         guard let entry = withShard(for: key, { Self.stored(key, in: &$0) }) else { return nil }
         remember(query, as: key)
         return entry
@@ -284,7 +285,7 @@ public final class ResponseCache: Sendable {
 
     /// Counts a cheap ring rendered, answered and not stored (its query asked for the first
     /// time), in loop `loop`'s lane: ``Statistics/unstored``.
-    public func countUnstored(loop: Int = 0) {
+    package func countUnstored(loop: Int = 0) {
         unstoredCounts.add(1, to: 0, lane: loop % unstoredCounts.count)
     }
 
@@ -292,7 +293,7 @@ public final class ResponseCache: Sendable {
     /// kept as a way to the entry (``remember(_:as:)``) when it comes again and finds the ring
     /// by its digest, so a URL asked for once costs the store no alias, and a flood of new URLs
     /// pushes no alias of a popular one out (docs/architecture.md).
-    public func insert(_ entry: Entry, key: Key) {
+    package func insert(_ entry: Entry, key: Key) {
         withShard(for: key) {
             $0.misses += 1
             $0.responses.insert(entry, for: key, cost: entry.cost)
@@ -300,7 +301,7 @@ public final class ResponseCache: Sendable {
     }
 
     /// Keeps `query` in the store as a way to reach `key`.
-    public func remember(_ query: Query, as key: Key) {
+    package func remember(_ query: Query, as key: Key) {
         let alias = Alias(text: query.text, format: query.format, key: key)
         withShard(for: query) {
             $0.aliases.insert(alias, for: QuerySlot(hash: query.hash), cost: Self.aliasCost(query))
@@ -335,22 +336,22 @@ public final class ResponseCache: Sendable {
     static func reserved(_ bytes: Int) -> Int { bytes * fragmentationReserve / 10 }
 
     /// Counters for metrics.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Lookups that found a response, by the query's text or by the ring's digest.
-        public var hits: Int
+        package var hits: Int
         /// Responses rendered and stored: lookups that found nothing either way.
-        public var misses: Int
+        package var misses: Int
         /// Cheap rings rendered and answered without being stored: asked for the first time,
         /// with ``Admission/second``.
-        public var unstored: Int = 0
-        public var evictions: Int
+        package var unstored: Int = 0
+        package var evictions: Int
         /// Bytes counted against the budget: the store's, plus what the fronts may keep alive.
-        public var bytes: Int
+        package var bytes: Int
         /// Distinct responses in the store.
-        public var entries: Int
+        package var entries: Int
     }
 
-    public var statistics: Statistics {
+    package var statistics: Statistics {
         var total = Statistics(hits: 0, misses: 0, evictions: 0, bytes: 0, entries: 0)
         for shard in shards {
             shard.withLock {

@@ -13,15 +13,15 @@ import RingRaster
 /// laps (its closed lap beneath). In an SVG a ring that laps costs two more rings. Text is fitted to the ring, so it adds nothing to a PNG's pixels. Fitted
 /// on a slow run of a shared machine, it errs high: measured renders took 0.75 to 1.3 times the
 /// estimate, and the largest PNGs less (0.65).
-public enum RenderCost {
+package enum RenderCost {
     /// Estimated microseconds to render `spec` as SVG, or as a PNG of `pngPixels` pixels.
-    public static func microseconds(_ spec: RingSpec, pngPixels: Int? = nil) -> Double {
+    package static func microseconds(_ spec: RingSpec, pngPixels: Int? = nil) -> Double {
         Factors(spec, pixels: Double(pngPixels ?? 0)).microseconds(png: pngPixels != nil)
     }
 
     /// The parameter whose default would save the most of the estimate: what an error names
     /// when a ring costs too much. Only asked for then, so the miss path does not pay for it.
-    public static func culprit(_ spec: RingSpec, pngPixels: Int? = nil) -> String {
+    package static func culprit(_ spec: RingSpec, pngPixels: Int? = nil) -> String {
         let png = pngPixels != nil
         let full = Factors(spec, pixels: Double(pngPixels ?? 0))
         var culprit = "p"

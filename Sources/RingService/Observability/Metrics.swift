@@ -10,10 +10,10 @@ import Synchronization
 #endif
 
 /// Prometheus counters for the service, lock-free on the request path.
-public final class Metrics: Sendable {
+package final class Metrics: Sendable {
     /// What requests are counted under: a route, and the format of what it answers, so a
     /// ring's SVG and PNG requests are told apart (`route="ring",format="png"`).
-    public enum Route: Int, Sendable, CaseIterable {
+    package enum Route: Int, Sendable, CaseIterable {
         case svg, png, json, playground, healthz, metrics, notFound
 
         /// The `route` and `format` labels.
@@ -31,7 +31,7 @@ public final class Metrics: Sendable {
     }
 
     /// The image formats renders and error images are counted by, as `format` labels.
-    public enum ImageFormatLabel: Int, Sendable, CaseIterable {
+    package enum ImageFormatLabel: Int, Sendable, CaseIterable {
         case svg, png
 
         var label: String { self == .svg ? "svg" : "png" }
@@ -87,7 +87,7 @@ public final class Metrics: Sendable {
 
     /// `version` is the product's (``RingService/version``), exported in `ring_build_info`;
     /// `loops` event loops get a lane of the hot counters each.
-    public init(version: String = RingService.version, loops: Int = 1) {
+    package init(version: String = RingService.version, loops: Int = 1) {
         lanes = CounterLanes(
             lanes: max(1, loops) + 1,
             counters: Self.requestCounters + ImageFormatLabel.allCases.count * (Self.renderBuckets.count + 2))
@@ -98,7 +98,7 @@ public final class Metrics: Sendable {
     }
 
     /// Counts one answered request, in event loop `loop`'s lane (nil: not on a loop).
-    public func record(route: Route, status: Int, loop: Int? = nil) {
+    package func record(route: Route, status: Int, loop: Int? = nil) {
         let routeIndex = route.rawValue
         // A switch, not a lookup in `statuses`: this runs for every request.
         let statusIndex: Int
@@ -117,23 +117,23 @@ public final class Metrics: Sendable {
     private func lane(_ loop: Int?) -> Int { loop.map { $0 % sharedLane } ?? sharedLane }
 
     /// Rings rendered so far (SVG and PNG).
-    public var renders: Int { ImageFormatLabel.allCases.reduce(0) { $0 + lanes.sum(Self.renderCount($1)) } }
+    package var renders: Int { ImageFormatLabel.allCases.reduce(0) { $0 + lanes.sum(Self.renderCount($1)) } }
 
     /// Counts an answer that is an error image in `format`, new or from the cache.
-    public func recordRenderError(_ format: ImageFormatLabel) {
+    package func recordRenderError(_ format: ImageFormatLabel) {
         renderErrors[format.rawValue].value.add(1, ordering: .relaxed)
     }
 
     /// Counts characters of a new PNG's text that no font has, drawn as `.notdef` boxes.
-    public func recordNotdef(_ characters: Int) {
+    package func recordNotdef(_ characters: Int) {
         if characters > 0 { notdefCharacters.value.add(characters, ordering: .relaxed) }
     }
 
     /// `.notdef` boxes drawn so far.
-    public var notdefs: Int { notdefCharacters.value.load(ordering: .relaxed) }
+    package var notdefs: Int { notdefCharacters.value.load(ordering: .relaxed) }
 
     /// Why a new ring was answered 503.
-    public enum Refusal: Sendable {
+    package enum Refusal: Sendable {
         /// The render queue was full.
         case queueFull
         /// The large PNG renders allowed at once were all taken.
@@ -141,7 +141,7 @@ public final class Metrics: Sendable {
     }
 
     /// Counts a new ring answered 503.
-    public func recordRenderRefused(_ reason: Refusal) {
+    package func recordRenderRefused(_ reason: Refusal) {
         switch reason {
         case .queueFull: queueFull.value.add(1, ordering: .relaxed)
         case .largePNG: pngRefused.value.add(1, ordering: .relaxed)
@@ -170,12 +170,12 @@ public final class Metrics: Sendable {
     }
 
     /// The render pool as the scrape sees it.
-    public struct PoolStatistics: Sendable {
-        public var queued: Int
-        public var running: Int
-        public var threads: Int
+    package struct PoolStatistics: Sendable {
+        package var queued: Int
+        package var running: Int
+        package var threads: Int
 
-        public init(queued: Int, running: Int, threads: Int) {
+        package init(queued: Int, running: Int, threads: Int) {
             self.queued = queued
             self.running = running
             self.threads = threads
@@ -184,7 +184,7 @@ public final class Metrics: Sendable {
 
     /// Records how long rendering one new ring in `format` took (its SVG or PNG, not the parse).
     /// In event loop `loop`'s lane (nil: a render thread's).
-    public func recordRender(_ format: ImageFormatLabel, seconds: Double, loop: Int? = nil) {
+    package func recordRender(_ format: ImageFormatLabel, seconds: Double, loop: Int? = nil) {
         let lane = lane(loop)
         lanes.add(1, to: Self.renderCount(format), lane: lane)
         lanes.add(Int(seconds * 1e9), to: Self.renderNanoseconds(format), lane: lane)
@@ -195,7 +195,7 @@ public final class Metrics: Sendable {
     }
 
     /// The Prometheus text exposition (format 0.0.4).
-    public func exposition(
+    package func exposition(
         cache: ResponseCache.Statistics, cacheCapacity: Int, server: ServerStatistics, pool: PoolStatistics,
         sources: (entries: Int, bytes: Int) = (0, 0)
     ) -> String {

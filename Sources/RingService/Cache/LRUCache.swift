@@ -16,7 +16,7 @@ protocol CacheKey: Equatable {
 struct LRUCache<Key: CacheKey, Value> {
     /// A node's key and links; its value is in ``values``, so probing and relinking never
     /// touch (and retain) a value.
-    private struct Node {
+    fileprivate struct Node {
         var key: Key
         var cost: Int
         var previous: Int
@@ -178,3 +178,6 @@ struct LRUCache<Key: CacheKey, Value> {
         if next >= 0 { nodes[next].previous = previous } else { tail = previous }
     }
 }
+
+extension LRUCache: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUCache.Node: Sendable where Key: Sendable {}

@@ -2,6 +2,7 @@ import CSystem
 import Dispatch
 import Foundation
 import HTTPServer
+import Primitives
 import Synchronization
 
 /// The threads that render what is too costly for an event loop, behind a bounded queue.

@@ -1,5 +1,6 @@
 import Dispatch
 import HTTPServer
+import Primitives
 
 #if canImport(Glibc)
     import Glibc
@@ -13,20 +14,20 @@ import HTTPServer
 /// Line format: `2026-11-29T21:26:14Z GET /ring.svg?p=72 200 1234 15us hit`, or with
 /// ``Format/json`` one JSON object a line, for log collectors that parse fields:
 /// `{"time":"2026-11-29T21:26:14Z","method":"GET","path":"/ring.svg","query":"p=72","status":200,"bytes":1234,"us":15,"cache":"hit"}`.
-public final class AccessLog: Sendable {
+package final class AccessLog: Sendable {
     /// How a line is written.
-    public enum Format: String, Sendable, CaseIterable {
+    package enum Format: String, Sendable, CaseIterable {
         case text, json
     }
 
     /// Where lines go.
-    public enum Destination: Sendable, Equatable {
+    package enum Destination: Sendable, Equatable {
         case off
         case standardOutput
         case file(String)
 
         /// Parses `off`, `stdout` or a path.
-        public init(_ text: String) {
+        package init(_ text: String) {
             switch text {
             case "off": self = .off
             case "stdout", "-": self = .standardOutput
@@ -64,7 +65,7 @@ public final class AccessLog: Sendable {
     }
 
     /// Opens the destination; a file is created or appended to.
-    public init(_ destination: Destination, format: Format = .text) throws(AccessLogError) {
+    package init(_ destination: Destination, format: Format = .text) throws(AccessLogError) {
         self.format = format
         let fd: Int32?
         switch destination {
@@ -96,10 +97,10 @@ public final class AccessLog: Sendable {
     }
 
     /// Whether lines are written at all.
-    public var isEnabled: Bool { sink.fd != nil }
+    package var isEnabled: Bool { sink.fd != nil }
 
     /// Appends one line.
-    public func record(
+    package func record(
         method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
     ) {
         guard sink.fd != nil else { return }
@@ -137,14 +138,14 @@ public final class AccessLog: Sendable {
     }
 
     /// Writes out what is buffered.
-    public func flush() {
+    package func flush() {
         sink.flush()
     }
 }
 
 /// The access log file could not be opened.
-public struct AccessLogError: Error, CustomStringConvertible {
-    public var path: String
-    public var errorNumber: Int32
-    public var description: String { "access log \(path): \(String(cString: strerror(errorNumber)))" }
+package struct AccessLogError: Error, CustomStringConvertible {
+    package var path: String
+    package var errorNumber: Int32
+    package var description: String { "access log \(path): \(String(cString: strerror(errorNumber)))" }
 }

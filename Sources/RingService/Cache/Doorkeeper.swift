@@ -13,7 +13,7 @@ import Synchronization
 /// answered and dropped, and costs two bits; asked for again, it is rendered once more and stored.
 /// This is the "doorkeeper" of TinyLFU and the "cache on second hit" rule of CDNs, which count
 /// by URL as this does: checked before the query is parsed, a URL asked for the first time is
-/// not looked for in the shared tables at all (``ResponseCache/find(query:loop:)``).
+/// not looked for in the shared tables at all (``ResponseCache/findBehindFront(query:loop:)``).
 ///
 /// A query sets two bits, both in one 64-bit word its slot picks (one cache miss for a new
 /// query, not two in a row), and counts as seen when both are set. Both can have been set by

@@ -10,27 +10,27 @@ import Dispatch
 /// each thread's arena kept the pages of the responses the cache had evicted, and a freed
 /// large render buffer raised glibc's dynamic mmap threshold so the next one stayed in the
 /// heap. With these settings the same mix peaks under the cache cap + 64 MiB.
-public struct MemoryPolicy: Sendable, Equatable {
+package struct MemoryPolicy: Sendable, Equatable {
     /// glibc `M_ARENA_MAX`: heaps shared by all threads; each arena keeps its own free pages.
-    public var arenas: Int = 2
+    package var arenas: Int = 2
     /// glibc `M_MMAP_THRESHOLD`, bytes: blocks at least this large (large PNG bodies and
     /// render buffers) are mapped on their own and unmapped when freed. Setting it also stops
     /// glibc from raising it after each large free.
-    public var mmapThreshold: Int = 64 * 1024
+    package var mmapThreshold: Int = 64 * 1024
     /// Seconds between hand-backs of free pages (`malloc_trim`), off the event loops; 0 never.
     /// A render thread also hands them back after each large render.
-    public var trimInterval: Double = 1
+    package var trimInterval: Double = 1
 
-    public init() {}
+    package init() {}
 
     /// Applies the allocator settings to the whole process. Call once, before serving.
-    public func apply() {
+    package func apply() {
         csystem_configure_allocator(Int32(clamping: mmapThreshold), Int32(clamping: arenas))
     }
 
     /// Starts handing free pages back every ``trimInterval`` on a queue of its own; the
     /// returned timer runs until cancelled.
-    public func startTrimming() -> (any DispatchSourceTimer)? {
+    package func startTrimming() -> (any DispatchSourceTimer)? {
         guard trimInterval > 0 else { return nil }
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "ring-memory-trim"))
         let interval = DispatchTimeInterval.milliseconds(Int(trimInterval * 1000))

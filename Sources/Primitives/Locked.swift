@@ -18,7 +18,7 @@
 /// every new ring) though the mutex already makes every access exclusive; and the block starts
 /// on a 128-byte boundary (neighbouring cache lines are fetched in pairs), so two locks made one
 /// after the other, such as the cache's shards, never share a line that both threads write.
-package final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value> {
     private let block: UnsafeMutableRawPointer
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let value: UnsafeMutablePointer<Value>
@@ -51,3 +51,8 @@ package final class Locked<Value>: @unchecked Sendable {
         return try body(&value.pointee)
     }
 }
+
+/// Shared between threads only when its value may be: the mutex makes every access exclusive,
+/// which is all a Sendable value needs. A non-Sendable value (a class with shared state of its
+/// own) must not be handed across threads through it.
+extension Locked: @unchecked Sendable where Value: Sendable {}
