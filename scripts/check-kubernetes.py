@@ -92,10 +92,10 @@ def mebibytes(quantity):
     return float(quantity) / (1 << 20)
 
 
-# docs/operations.md: fixed 20 MiB + the fallback fonts (the Dockerfile's Droid Sans Fallback and
-# NanumGothic Bold: 8.1 MiB) + cache cap + 2 KiB a connection + large PNG renders x their limit +
-# 2.5 MiB a render thread (one per CPU of the limit).
-FONTS_MIB = (4_033_420 + 4_415_956) / (1 << 20)
+# docs/operations.md: fixed 20 MiB + the fallback fonts' kept tables (the Dockerfile's Droid Sans
+# Fallback and NanumGothic Bold: 0.6 MiB; their outlines stay in the files) + cache cap + 2 KiB a
+# connection + large PNG renders x their limit + 2.5 MiB a render thread (one per CPU of the limit).
+FONTS_MIB = 0.6
 formula = (20 + FONTS_MIB + flag("--cache-mb", 64) + flag("--max-connections", 10000) * 2 / 1024
            + flag("--png-renders", 1) * flag("--png-max-render-mb", 32) + 2.5 * max(1, round(cpus + 0.49)))
 for part in ("requests", "limits"):

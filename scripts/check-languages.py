@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every language in the PNG (issue #25), against Chromium.
+"""Every language in the PNG, against Chromium.
 
 Each label and caption below is drawn by our PNG engine (DejaVu Sans Bold, then Droid Sans
 Fallback and NanumGothic Bold, named with --font) and by Chromium (the SVG in an <img>, with

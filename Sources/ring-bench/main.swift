@@ -305,7 +305,7 @@ for png in [false, true] {
     }
 }
 
-// Text in every language (issue #25): loading the standard fallback fonts, as `ring serve` does
+// Text in every language: loading the standard fallback fonts, as `ring serve` does
 // at start-up, and a PNG whose label needs them against a Latin one.
 let fontsStart = now()
 let fallbackFonts = (try? LabelFonts.load(paths: []).fonts) ?? .embedded

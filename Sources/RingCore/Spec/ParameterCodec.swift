@@ -5,7 +5,7 @@
 ///
 /// Codecs are small structs with methods, not closures: every walk over the table is a
 /// generic function specialised for its visitor, so each codec's methods inline into it
-/// (docs/performance.md, "The parameter table").
+/// (docs/performance.md, "The miss path").
 protocol ParameterCodec: Sendable {
     associatedtype Value: Equatable & Sendable
 

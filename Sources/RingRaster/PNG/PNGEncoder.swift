@@ -73,7 +73,7 @@ package enum PNGEncoder {
     /// Palette indices: our own ``RunLengthDeflate`` and no filter. It makes the choices of
     /// zlib's level 1 with the `Z_RLE` strategy — repeats one byte back only, which is what a
     /// ring's runs of one colour are as indices, and which beat level 3's search in time and
-    /// bytes on 50 of the catalogue's 51 palette images (docs/performance.md, "Deflate") — in a
+    /// bytes on 50 of the catalogue's 51 palette images (docs/performance.md, "PNG") — in a
     /// third of the time, with no more bytes, and it reads an indexed canvas's rows through the
     /// palette's renumbering instead of a renumbered copy.
     package static let paletteCompression = Compression.runs()

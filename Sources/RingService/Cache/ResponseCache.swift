@@ -224,7 +224,7 @@ package final class ResponseCache: Sendable {
     /// query and then asks ``findBehindFront(query:loop:)``; meanwhile the query's word of the
     /// ``Doorkeeper`` is on its way into the CPU's cache. That word is a new URL's one cache
     /// miss: read at once, it cost 0.14 µs of waiting, and the parse hides it
-    /// (docs/performance.md, "Session 25").
+    /// (docs/performance.md, "The response cache").
     package func findInFront(query: Query, loop: Int = 0) -> Entry? {
         let slot = QuerySlot(hash: query.hash)
         let cached = withFront(loop) { front -> Entry? in

@@ -8,7 +8,7 @@
 /// more bytes: over the catalogue's palette images it is 3.0 to 3.1 times as fast (2.9 on the
 /// default ring alone) and 39 bytes smaller, and inside a render, where zlib's state is cold
 /// after the drawing, 3.0 times; with the renumbering pass it saves, 3.5. `ring-bench
-/// --deflate` measures it against zlib every run; docs/performance.md ("Session 19") has the
+/// --deflate` measures it against zlib every run; docs/performance.md ("PNG") has the
 /// figures. `scripts/fuzz.sh deflate` fuzzes it against zlib's inflate.
 ///
 /// Where the time goes, and why it is less than zlib's: zlib walks its window a byte at a
