@@ -161,7 +161,7 @@ extension RingService {
             let image: RingImage
             do throws(RingImage.Refusal) {
                 image = try RingImage(
-                    valid: spec, format: format.image, digest: digest, limits: configuration.raster,
+                    valid: spec, format: format, digest: digest, limits: configuration.raster,
                     fonts: configuration.fonts)
             } catch {
                 json.key("error")

@@ -165,7 +165,7 @@ package final class RingService: HTTPResponder {
 
     /// Counts and logs the answer a render thread sends to a request that waited for it.
     private func record(_ waiter: RenderPool.Waiter, _ response: HTTPResponse) {
-        let route: Metrics.Route = waiter.query.format == ImageFormat.png.rawValue ? .png : .svg
+        let route: Metrics.Route = waiter.query.format == ImageFormat.png.code ? .png : .svg
         metrics.record(route: route, status: response.status.code)
         if accessLog.isEnabled { log(waiter.request, response, cacheState: "miss", started: waiter.started) }
     }
@@ -215,7 +215,7 @@ package final class RingService: HTTPResponder {
     private func image(_ request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
         -> ImageOutcome
     {
-        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        let query = ResponseCache.Query(request.query, format: format.code)
         let loop = request.eventLoop
         if let entry = cache.findInFront(query: query, loop: loop) { return hit(entry, for: request, format: format) }
         // Parsed before the store is asked, which reads the doorkeeper's word that
@@ -254,7 +254,7 @@ package final class RingService: HTTPResponder {
 
     /// A cache hit's answer, counting an error image's.
     private func hit(_ entry: ResponseCache.Entry, for request: HTTPRequest, format: ImageFormat) -> ImageOutcome {
-        if entry.isErrorImage { metrics.recordRenderError(format == .svg ? .svg : .png) }
+        if entry.isErrorImage { metrics.recordRenderError(format) }
         return .now(Self.select(entry, for: request), hit: true)
     }
 
@@ -277,7 +277,7 @@ package final class RingService: HTTPResponder {
         let image: RingImage
         do throws(RingImage.Refusal) {
             image = try RingImage(
-                valid: consume spec, format: format.image, digest: digest, limits: configuration.raster,
+                valid: consume spec, format: format, digest: digest, limits: configuration.raster,
                 fonts: fonts(loop))
         } catch {
             return .now(
@@ -300,7 +300,7 @@ package final class RingService: HTTPResponder {
         if let refusal = admission.refusal {
             return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
         }
-        let headers = ringHeaders[Int(format.rawValue)]
+        let headers = ringHeaders[format.index]
         guard let reply, !inline else {
             let body = RenderJob.render(image, metrics: metrics, loop: loop)
             let own = Self.ownHeaders(image)
@@ -407,7 +407,7 @@ package final class RingService: HTTPResponder {
             let started = MonotonicClock.now()
             let body = image.render()
             metrics.recordRender(
-                image.format == .svg ? .svg : .png, seconds: MonotonicClock.now() - started, loop: loop)
+                image.format, seconds: MonotonicClock.now() - started, loop: loop)
             metrics.recordNotdef(image.missingCharacters.count)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
@@ -425,184 +425,15 @@ package final class RingService: HTTPResponder {
         }
     }
 
-    /// `microseconds` as whole milliseconds, or to a tenth below 10.
-    static func milliseconds(_ microseconds: Double) -> String {
-        let tenths = Int((microseconds / 100).rounded())
-        return tenths >= 100 ? "\(tenths / 10) ms" : "\(tenths / 10).\(tenths % 10) ms"
-    }
-
-    /// The answer to a new ring that cannot be rendered now: retry in a second, and no cache
-    /// may keep it.
-    static let busy = HTTPResponse.text(
-        .serviceUnavailable, "busy: too many renders waiting, retry\n",
-        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
-
-    /// The answer to a render dropped because the server is stopping.
-    private static let draining = HTTPResponse.text(
-        .serviceUnavailable, "stopping: retry\n",
-        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
-
-    /// An invalid query still gets an image (image proxies drop non-2xx answers), laid out
-    /// for the box the query asked for, with the message in `X-Ring-Error` and a short max-age.
-    /// It is cached like a ring, under the digest of its message and its box (the SVG's box
-    /// ignores `scale`, as a ring's does), so a repeated invalid URL is a cache hit.
-    ///
-    /// A live ring's failure is not cached here (`remember` false): its next request may see
-    /// the source answer, and the source cache already keeps the failure.
-    func errorResponse(
-        message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query,
-        remember: Bool = true
-    ) -> HTTPResponse {
-        metrics.recordRenderError(format == .svg ? .svg : .png)
-        let answer = RingImage.error(
-            message: message, query: query.text, format: format.image, fonts: fonts(request.eventLoop))
-        guard remember else {
-            let entry = Self.makeEntry(
-                body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
-                shared: errorHeaders[Int(format.rawValue)], isErrorImage: true)
-            return Self.select(entry, for: request)
-        }
-        let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
-        if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
-            return Self.select(entry, for: request)
-        }
-        let entry = Self.makeEntry(
-            body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
-            shared: errorHeaders[Int(format.rawValue)], isErrorImage: true)
-        cache.insert(entry, key: key)
-        return Self.select(entry, for: request)
-    }
-
-    /// A cache entry: the 200 and the 304 of an image (or of an error image), which carry the
-    /// same per-ring lines `own`, serialized once.
-    fileprivate static func makeEntry(
-        body: [UInt8], own: HTTPHeaderBlock, shared: ImageHeaders, isErrorImage: Bool = false
-    ) -> ResponseCache.Entry {
-        let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
-        let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
-        return ResponseCache.Entry(
-            ok: ok, notModified: notModified, lastModified: shared.lastModified, isErrorImage: isErrorImage)
-    }
-
-    /// A ring's own header line, after the shared ones: its `ETag`, written from the digest
-    /// into the line, with no `String` made on the way.
-    fileprivate static func ownHeaders(_ image: RingImage) -> HTTPHeaderBlock {
-        HTTPHeaderBlock(name: "ETag", valueCapacity: RingImage.maximumEntityTagBytes) { image.writeEntityTag(to: $0) }
-    }
-
-    /// An error image's own lines: its `ETag` and the message in `X-Ring-Error`.
-    private static func errorLines(etag: String, error: String) -> HTTPHeaderBlock {
-        HTTPHeaderBlock([("ETag", etag), ("X-Ring-Error", Self.headerSafe(error))])
-    }
-
-    /// The 200, the 304 or a 412, as the request's preconditions decide. An image's
-    /// `Last-Modified` is its format's renderer version's date.
-    private static func select(_ entry: ResponseCache.Entry, for request: HTTPRequest) -> HTTPResponse {
-        guard request.hasPreconditions else { return entry.ok }
-        switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {
-        case .proceed: return entry.ok
-        case .notModified: return entry.notModified
-        case .failed: return preconditionFailed
-        }
-    }
-
-    /// Preconditions on a response with no validators: `*` matches, any tag or date does not.
-    static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
-        guard request.hasPreconditions else { return response }
-        switch Preconditions.evaluate(request, etag: nil, lastModified: nil) {
-        case .proceed: return response
-        case .notModified: return HTTPResponse(status: .notModified, headers: commonHeaders)
-        case .failed: return preconditionFailed
-        }
-    }
-
-    static let preconditionFailed = HTTPResponse.text(
-        .preconditionFailed, "precondition failed\n", headers: commonHeaders)
-
-    /// Header values stay printable ASCII: `…` becomes `...`, anything else is escaped.
-    static func headerSafe(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            if scalar == "…" {
-                result += "..."
-            } else if scalar.value >= 0x20, scalar.value < 0x7F {
-                result.unicodeScalars.append(scalar)
-            } else {
-                result += "\\u{\(String(scalar.value, radix: 16))}"
-            }
-        }
-        return result
-    }
-
-    /// The constant headers of image responses, serialized once for all of them. The 304
-    /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
-    /// A live ring's have no `Cache-Control`: each answer carries its own freshness.
-    struct ImageHeaders: Sendable {
-        var ok: HTTPHeaderBlock
-        var notModified: HTTPHeaderBlock
-        var lastModified: Int
-
-        init(format: ImageFormat, cacheControl: String?) {
-            let cache = cacheControl.map { [("Cache-Control", $0)] } ?? []
-            lastModified = format.image.versionDate
-            ok = .permanent(
-                [("Content-Type", format.contentType)] + cache
-                    + [("Last-Modified", HTTPDate.format(format.image.versionDate))] + RingService.imageHeaders)
-            notModified = .permanent(cache + RingService.imageHeaders)
-        }
-    }
-
     /// `Cache-Control` of rings (and their descriptions) and of error images.
     let ringCacheControl: String
     let errorCacheControl: String
     /// By ``ImageFormat`` raw value.
-    private let ringHeaders: [ImageHeaders]
-    private let errorHeaders: [ImageHeaders]
+    let ringHeaders: [ImageHeaders]
+    let errorHeaders: [ImageHeaders]
     let liveHeaders: [ImageHeaders]
     /// The documents live rings read; nil when no source host is allowed.
     let sources: LiveSources?
-    private let notFound: HTTPResponse
-    private let methodNotAllowed: HTTPResponse
-
-    static let commonHeaders: [(String, String)] = [("X-Content-Type-Options", "nosniff")]
-
-    static let imageHeaders: [(String, String)] = [
-        ("Access-Control-Allow-Origin", "*"),
-        ("Cross-Origin-Resource-Policy", "cross-origin"),
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
-    ]
-}
-
-/// The image formats served, each on its own route, with its own cache entries and ETags.
-enum ImageFormat: UInt8, CaseIterable {
-    case svg = 0
-    case png = 1
-
-    var contentType: String {
-        switch self {
-        case .svg: "image/svg+xml; charset=utf-8"
-        case .png: "image/png"
-        }
-    }
-
-    /// The library's name for the format, which knows its renderer version.
-    var image: RingImage.Format {
-        switch self {
-        case .svg: .svg
-        case .png: .png
-        }
-    }
-
-    /// The cache key's variant for an error image: its own, so an error image never shares an
-    /// entry with a ring.
-    var errorVariant: UInt8 { 0x80 | rawValue }
-
-    /// The cache key's output variant: the SVG ignores `scale`; each PNG scale is its own image.
-    func variant(scale: Int) -> UInt8 {
-        switch self {
-        case .svg: 0
-        case .png: 0x10 | UInt8(truncatingIfNeeded: scale)
-        }
-    }
+    let notFound: HTTPResponse
+    let methodNotAllowed: HTTPResponse
 }

@@ -274,7 +274,7 @@ import Testing
         #expect(second.header("Cache-Control") == "public, max-age=60")
         // Found in the store by its text the next time (the query is parsed first, and fails
         // again), then in the loop's front, without a parse.
-        let query = ResponseCache.Query("p=72&size=oops", format: ImageFormat.png.rawValue)
+        let query = ResponseCache.Query("p=72&size=oops", format: ImageFormat.png.code)
         #expect(harness.service.cache.findInFront(query: query) == nil)
         for _ in 0..<2 { #expect(try harness.get("/ring.png?p=72&size=oops").body == first.body) }
         #expect(harness.service.cache.findInFront(query: query) != nil)

@@ -22,7 +22,7 @@ extension RingService {
     func live(_ spec: RingSpec, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
         -> ImageOutcome
     {
-        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        let query = ResponseCache.Query(request.query, format: format.code)
         func failure(_ message: String) -> ImageOutcome {
             .now(
                 errorResponse(message: message, format: format, request: request, query: query, remember: false),
@@ -54,7 +54,7 @@ extension RingService {
         _ spec: RingSpec, _ answer: LiveSources.Answer, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?,
         started: Double
     ) -> ImageOutcome {
-        let query = ResponseCache.Query(request.query, format: format.rawValue)
+        let query = ResponseCache.Query(request.query, format: format.code)
         func failure(_ message: String) -> ImageOutcome {
             .now(
                 errorResponse(message: message, format: format, request: request, query: query, remember: false),
@@ -73,7 +73,7 @@ extension RingService {
             let freshness = LiveFreshness(
                 format: format, maxAge: stale ? configuration.errorMaxAge : freshFor, stale: stale)
             return self.ring(
-                ring, query: ResponseCache.Query(text, format: format.rawValue), request: request, format: format,
+                ring, query: ResponseCache.Query(text, format: format.code), request: request, format: format,
                 reply: reply, started: started, live: freshness)
         }
     }
@@ -108,7 +108,7 @@ extension RingService {
             ("Cache-Control", "public, max-age=\(freshness.maxAge), stale-if-error=\(configuration.sources.stale)"),
             ("ETag", entry.etag), ("X-Ring-Source", freshness.stale ? "stale" : "fresh"),
         ])
-        let shared = liveHeaders[Int(freshness.format.rawValue)]
+        let shared = liveHeaders[freshness.format.index]
         if request.hasPreconditions {
             switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {
             case .proceed: break

@@ -30,13 +30,6 @@ package final class Metrics: Sendable {
         }
     }
 
-    /// The image formats renders and error images are counted by, as `format` labels.
-    package enum ImageFormatLabel: Int, Sendable, CaseIterable {
-        case svg, png
-
-        var label: String { self == .svg ? "svg" : "png" }
-    }
-
     /// Statuses counted individually; anything else is `other`.
     static let statuses = [200, 304, 400, 404, 405, 503]
     /// Render-time histogram bucket bounds in seconds: microseconds for SVGs and small PNGs,
@@ -58,7 +51,7 @@ package final class Metrics: Sendable {
     private let lanes: CounterLanes
     /// The lane of threads that are not event loops.
     private var sharedLane: Int { lanes.count - 1 }
-    /// By ``ImageFormatLabel``.
+    /// By ``ImageFormat``.
     private let renderErrors = [Counter(), Counter()]
     private let notdefCharacters = Counter()
     private let queueFull = Counter()
@@ -77,11 +70,11 @@ package final class Metrics: Sendable {
     /// Where each counter of a lane is: requests by route and status, then per format the
     /// render histogram's buckets, its count and its nanoseconds.
     private static let requestCounters = Route.allCases.count * (statuses.count + 1)
-    private static func renderBucket(_ format: ImageFormatLabel, _ bucket: Int) -> Int {
-        requestCounters + format.rawValue * (renderBuckets.count + 2) + bucket
+    private static func renderBucket(_ format: ImageFormat, _ bucket: Int) -> Int {
+        requestCounters + format.index * (renderBuckets.count + 2) + bucket
     }
-    private static func renderCount(_ format: ImageFormatLabel) -> Int { renderBucket(format, renderBuckets.count) }
-    private static func renderNanoseconds(_ format: ImageFormatLabel) -> Int {
+    private static func renderCount(_ format: ImageFormat) -> Int { renderBucket(format, renderBuckets.count) }
+    private static func renderNanoseconds(_ format: ImageFormat) -> Int {
         renderBucket(format, renderBuckets.count + 1)
     }
 
@@ -90,7 +83,7 @@ package final class Metrics: Sendable {
     package init(version: String = RingService.version, loops: Int = 1) {
         lanes = CounterLanes(
             lanes: max(1, loops) + 1,
-            counters: Self.requestCounters + ImageFormatLabel.allCases.count * (Self.renderBuckets.count + 2))
+            counters: Self.requestCounters + ImageFormat.allCases.count * (Self.renderBuckets.count + 2))
         self.version = version
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
@@ -117,11 +110,11 @@ package final class Metrics: Sendable {
     private func lane(_ loop: Int?) -> Int { loop.map { $0 % sharedLane } ?? sharedLane }
 
     /// Rings rendered so far (SVG and PNG).
-    package var renders: Int { ImageFormatLabel.allCases.reduce(0) { $0 + lanes.sum(Self.renderCount($1)) } }
+    package var renders: Int { ImageFormat.allCases.reduce(0) { $0 + lanes.sum(Self.renderCount($1)) } }
 
     /// Counts an answer that is an error image in `format`, new or from the cache.
-    package func recordRenderError(_ format: ImageFormatLabel) {
-        renderErrors[format.rawValue].value.add(1, ordering: .relaxed)
+    package func recordRenderError(_ format: ImageFormat) {
+        renderErrors[format.index].value.add(1, ordering: .relaxed)
     }
 
     /// Counts characters of a new PNG's text that no font has, drawn as `.notdef` boxes.
@@ -184,7 +177,7 @@ package final class Metrics: Sendable {
 
     /// Records how long rendering one new ring in `format` took (its SVG or PNG, not the parse).
     /// In event loop `loop`'s lane (nil: a render thread's).
-    package func recordRender(_ format: ImageFormatLabel, seconds: Double, loop: Int? = nil) {
+    package func recordRender(_ format: ImageFormat, seconds: Double, loop: Int? = nil) {
         let lane = lane(loop)
         lanes.add(1, to: Self.renderCount(format), lane: lane)
         lanes.add(Int(seconds * 1e9), to: Self.renderNanoseconds(format), lane: lane)
@@ -223,9 +216,9 @@ package final class Metrics: Sendable {
         family(
             "ring_render_errors_total", "counter",
             "Answers that were an error image (an invalid query, or a ring past a limit), cached or not, by format.")
-        for format in ImageFormatLabel.allCases {
-            let value = renderErrors[format.rawValue].value.load(ordering: .relaxed)
-            text += "ring_render_errors_total{format=\"\(format.label)\"} \(value)\n"
+        for format in ImageFormat.allCases {
+            let value = renderErrors[format.index].value.load(ordering: .relaxed)
+            text += "ring_render_errors_total{format=\"\(format.rawValue)\"} \(value)\n"
         }
         family(
             "ring_png_notdef_characters_total", "counter",
@@ -236,8 +229,8 @@ package final class Metrics: Sendable {
         family("ring_render_queue_full_total", "counter", "New rings answered 503: the render queue was full.")
         text += "ring_render_queue_full_total \(queueFull.value.load(ordering: .relaxed))\n"
         family("ring_render_seconds", "histogram", "Time to render a new ring (a cache miss), by format.")
-        for format in ImageFormatLabel.allCases {
-            let label = "format=\"\(format.label)\""
+        for format in ImageFormat.allCases {
+            let label = "format=\"\(format.rawValue)\""
             var cumulative = 0
             for (bucket, bound) in Self.renderBuckets.enumerated() {
                 cumulative += lanes.sum(Self.renderBucket(format, bucket))

@@ -1,0 +1,144 @@
+import HTTPServer
+import Primitives
+import RingCore
+import RingRaster
+
+/// The responses the routes share: error images, 503s, preconditions, and the header blocks
+/// every image answer carries.
+extension RingService {
+    /// `microseconds` as whole milliseconds, or to a tenth below 10.
+    static func milliseconds(_ microseconds: Double) -> String {
+        let tenths = Int((microseconds / 100).rounded())
+        return tenths >= 100 ? "\(tenths / 10) ms" : "\(tenths / 10).\(tenths % 10) ms"
+    }
+
+    /// The answer to a new ring that cannot be rendered now: retry in a second, and no cache
+    /// may keep it.
+    static let busy = HTTPResponse.text(
+        .serviceUnavailable, "busy: too many renders waiting, retry\n",
+        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
+
+    /// The answer to a render dropped because the server is stopping.
+    static let draining = HTTPResponse.text(
+        .serviceUnavailable, "stopping: retry\n",
+        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
+
+    /// An invalid query still gets an image (image proxies drop non-2xx answers), laid out
+    /// for the box the query asked for, with the message in `X-Ring-Error` and a short max-age.
+    /// It is cached like a ring, under the digest of its message and its box (the SVG's box
+    /// ignores `scale`, as a ring's does), so a repeated invalid URL is a cache hit.
+    ///
+    /// A live ring's failure is not cached here (`remember` false): its next request may see
+    /// the source answer, and the source cache already keeps the failure.
+    func errorResponse(
+        message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query,
+        remember: Bool = true
+    ) -> HTTPResponse {
+        metrics.recordRenderError(format)
+        let answer = RingImage.error(
+            message: message, query: query.text, format: format, fonts: fonts(request.eventLoop))
+        guard remember else {
+            let entry = Self.makeEntry(
+                body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
+                shared: errorHeaders[format.index], isErrorImage: true)
+            return Self.select(entry, for: request)
+        }
+        let key = ResponseCache.Key(digest: answer.digest, format: format.errorVariant)
+        if let entry = cache.lookup(key: key, aliasing: query, loop: request.eventLoop) {
+            return Self.select(entry, for: request)
+        }
+        let entry = Self.makeEntry(
+            body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
+            shared: errorHeaders[format.index], isErrorImage: true)
+        cache.insert(entry, key: key)
+        return Self.select(entry, for: request)
+    }
+
+    /// A cache entry: the 200 and the 304 of an image (or of an error image), which carry the
+    /// same per-ring lines `own`, serialized once.
+    static func makeEntry(
+        body: [UInt8], own: HTTPHeaderBlock, shared: ImageHeaders, isErrorImage: Bool = false
+    ) -> ResponseCache.Entry {
+        let ok = HTTPResponse(status: .ok, shared: shared.ok, headers: own, body: body)
+        let notModified = HTTPResponse(status: .notModified, shared: shared.notModified, headers: own)
+        return ResponseCache.Entry(
+            ok: ok, notModified: notModified, lastModified: shared.lastModified, isErrorImage: isErrorImage)
+    }
+
+    /// A ring's own header line, after the shared ones: its `ETag`, written from the digest
+    /// into the line, with no `String` made on the way.
+    static func ownHeaders(_ image: RingImage) -> HTTPHeaderBlock {
+        HTTPHeaderBlock(name: "ETag", valueCapacity: RingImage.maximumEntityTagBytes) { image.writeEntityTag(to: $0) }
+    }
+
+    /// An error image's own lines: its `ETag` and the message in `X-Ring-Error`.
+    static func errorLines(etag: String, error: String) -> HTTPHeaderBlock {
+        HTTPHeaderBlock([("ETag", etag), ("X-Ring-Error", Self.headerSafe(error))])
+    }
+
+    /// The 200, the 304 or a 412, as the request's preconditions decide. An image's
+    /// `Last-Modified` is its format's renderer version's date.
+    static func select(_ entry: ResponseCache.Entry, for request: HTTPRequest) -> HTTPResponse {
+        guard request.hasPreconditions else { return entry.ok }
+        switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {
+        case .proceed: return entry.ok
+        case .notModified: return entry.notModified
+        case .failed: return preconditionFailed
+        }
+    }
+
+    /// Preconditions on a response with no validators: `*` matches, any tag or date does not.
+    static func conditional(_ response: HTTPResponse, for request: HTTPRequest) -> HTTPResponse {
+        guard request.hasPreconditions else { return response }
+        switch Preconditions.evaluate(request, etag: nil, lastModified: nil) {
+        case .proceed: return response
+        case .notModified: return HTTPResponse(status: .notModified, headers: commonHeaders)
+        case .failed: return preconditionFailed
+        }
+    }
+
+    static let preconditionFailed = HTTPResponse.text(
+        .preconditionFailed, "precondition failed\n", headers: commonHeaders)
+
+    /// Header values stay printable ASCII: `…` becomes `...`, anything else is escaped.
+    static func headerSafe(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if scalar == "…" {
+                result += "..."
+            } else if scalar.value >= 0x20, scalar.value < 0x7F {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            }
+        }
+        return result
+    }
+
+    /// The constant headers of image responses, serialized once for all of them. The 304
+    /// leaves out `Content-Type` and `Last-Modified`: it carries the `ETag` (RFC 9110 §15.4.5).
+    /// A live ring's have no `Cache-Control`: each answer carries its own freshness.
+    struct ImageHeaders: Sendable {
+        var ok: HTTPHeaderBlock
+        var notModified: HTTPHeaderBlock
+        var lastModified: Int
+
+        init(format: ImageFormat, cacheControl: String?) {
+            let cache = cacheControl.map { [("Cache-Control", $0)] } ?? []
+            lastModified = format.versionDate
+            ok = .permanent(
+                [("Content-Type", format.contentType)] + cache
+                    + [("Last-Modified", HTTPDate.format(format.versionDate))] + RingService.imageHeaders)
+            notModified = .permanent(cache + RingService.imageHeaders)
+        }
+    }
+
+    static let commonHeaders: [(String, String)] = [("X-Content-Type-Options", "nosniff")]
+
+    static let imageHeaders: [(String, String)] = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Cross-Origin-Resource-Policy", "cross-origin"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'"),
+    ]
+}
