@@ -375,6 +375,18 @@ import Testing
         #expect(diagnostics.hasSuffix("ring: stopped\n"))
     }
 
+    /// A port is shared only among one process's loops: a second `ring serve` on a port another
+    /// listens on exits 1, on either backend, and the first keeps every connection.
+    @Test(arguments: ["epoll", "dispatch"]) func oneServerPerPort(io: String) throws {
+        let first = try ServeProcess(["--io", io, "--threads", "2"])
+        let second = try Self.run([
+            "serve", "--io", io, "--host", "127.0.0.1", "--port", String(first.port), "--access-log", "off",
+        ])
+        #expect(second.status == 1, "\(second.stderr)")
+        #expect(second.stderr.contains("cannot serve: bind 127.0.0.1:\(first.port): Address already in use"))
+        #expect(try Self.run(["healthcheck", "--port", String(first.port)]).status == 0)
+    }
+
     @Test func healthcheckProbesALocalServer() throws {
         let server = try ServeProcess()
         #expect(try Self.run(["healthcheck", "--port", String(server.port)]).status == 0)

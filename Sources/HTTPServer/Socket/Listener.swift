@@ -10,6 +10,12 @@ import CSystem
 /// Linux each is its own socket with `SO_REUSEPORT`, so the kernel spreads new connections
 /// across the loops; elsewhere, where `SO_REUSEPORT` does not balance, they are duplicates of
 /// one socket, and the loops take turns accepting from it.
+///
+/// The port is shared only among one process's loops: the first socket is bound without
+/// `SO_REUSEPORT`, which fails with `EADDRINUSE` while anything else listens there (a second
+/// `ring serve` included), and takes the option only after its bind, before `listen`, so that
+/// the other loops' sockets can join it. The kernel decides group membership at `listen`, so the
+/// loops still share the connections as before.
 enum Listener {
     /// Opens `count` descriptors listening on `host:port`; with port 0, the kernel picks one
     /// port for all of them. Returns the descriptors and the bound port.
@@ -29,7 +35,7 @@ enum Listener {
                 }
                 var addr = address
                 if !fds.isEmpty { setPort(&addr, boundPort) }
-                let fd = try openOne(addr, host: host, port: boundPort, backlog: backlog)
+                let fd = try openOne(addr, host: host, port: boundPort, backlog: backlog, first: fds.isEmpty)
                 fds.append(fd)
                 boundPort = try localPort(fd)
             }
@@ -40,7 +46,7 @@ enum Listener {
         return (fds, boundPort)
     }
 
-    private static func openOne(_ address: sockaddr_storage, host: String, port: Int, backlog: Int32)
+    private static func openOne(_ address: sockaddr_storage, host: String, port: Int, backlog: Int32, first: Bool)
         throws(SocketError) -> Int32
     {
         let family = Int32(address.ss_family)
@@ -55,8 +61,9 @@ enum Listener {
             }
         }
         try option(SOL_SOCKET, SO_REUSEADDR, 1, "SO_REUSEADDR")
-        // One listener per loop on the same port: the kernel spreads connections over them.
-        try option(SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT")
+        // One listener per loop on the same port: the kernel spreads connections over them. The
+        // first binds alone (see the type's comment) and takes the option after its bind.
+        if !first { try option(SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT") }
         if family == AF_INET6 {
             // `::` serves IPv4 clients too, as mapped addresses.
             try option(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 0, "IPV6_V6ONLY")
@@ -71,6 +78,7 @@ enum Listener {
             close(fd)
             throw error
         }
+        if first { try option(SOL_SOCKET, SO_REUSEPORT, 1, "SO_REUSEPORT") }
         guard listen(fd, backlog) == 0 else {
             let error = SocketError("listen \(host):\(port)")
             close(fd)
