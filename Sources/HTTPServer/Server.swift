@@ -164,14 +164,19 @@ package final class Server: Sendable {
     /// before ``start()``: the sources need a descriptor, which a flood of connections could
     /// otherwise have taken.
     package func shutdownOnSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) {
-        var sources: [any DispatchSourceSignal] = []
         for number in signals {
-            signal(number, SIG_IGN)  // let Dispatch see it instead of the default action
-            let source = DispatchSource.makeSignalSource(signal: number, queue: events)
-            source.setEventHandler { @Sendable [weak self] in self?.shutdown() }
-            source.resume()
-            sources.append(source)
+            onSignal(number) { [weak self] in self?.shutdown() }
         }
-        state.withLock { $0.signalSources += sources }
+    }
+
+    /// Calls `handler` on the server's event queue each time signal `number` arrives, instead
+    /// of the signal's default action (which, for SIGHUP, SIGUSR1 and SIGUSR2, ends the
+    /// process). Call it before ``start()``, as ``shutdownOnSignals(_:)``.
+    package func onSignal(_ number: Int32, _ handler: @escaping @Sendable () -> Void) {
+        signal(number, SIG_IGN)  // let Dispatch see it instead of the default action
+        let source = DispatchSource.makeSignalSource(signal: number, queue: events)
+        source.setEventHandler(handler: handler)
+        source.resume()
+        state.withLock { $0.signalSources.append(source) }
     }
 }

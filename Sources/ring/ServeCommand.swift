@@ -399,6 +399,16 @@ enum ServeCommand {
             // Signals first: libdispatch opens its signalfd lazily, and a server already out of
             // descriptors under a connection flood would otherwise never hear SIGTERM.
             server.shutdownOnSignals()
+            // logrotate's habit: SIGHUP opens the access log's path again. SIGUSR1 and SIGUSR2
+            // have no meaning here; their default action would end the process undrained.
+            server.onSignal(SIGHUP) {
+                if let error = log.reopen() {
+                    var stderr = StandardError()
+                    print("ring: SIGHUP: \(error); lines go on to the old file", to: &stderr)
+                }
+            }
+            signal(SIGUSR1, SIG_IGN)
+            signal(SIGUSR2, SIG_IGN)
             let port = try server.start()
             print(
                 "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary))",

@@ -207,6 +207,12 @@ import Testing
         let notAFont = try Self.run(["serve", "--port", "0", "--font", Self.executable.path])
         #expect(notAFont.status == 1)
         #expect(notAFont.stderr == "ring: font \(Self.executable.path) is not a TrueType font or collection\n")
+        // A FIFO would block the open until a writer came: refused at once, named.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("ring-font-\(UUID()).ttf").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let pipe = try Self.run(["serve", "--port", "0", "--font", fifo])
+        #expect(pipe.status == 1 && pipe.stderr == "ring: font \(fifo) is not a regular file\n", "\(pipe.stderr)")
         let emoji = try Self.run(["render", "p=72&label=%F0%9F%91%A9+ok", "--format", "png"])
         #expect(emoji.status == 0 && !emoji.stdout.isEmpty)
         #expect(emoji.stderr.contains("ring: warning: no font has U+1F469; drawn as a box"))
@@ -385,6 +391,34 @@ import Testing
         #expect(second.status == 1, "\(second.stderr)")
         #expect(second.stderr.contains("cannot serve: bind 127.0.0.1:\(first.port): Address already in use"))
         #expect(try Self.run(["healthcheck", "--port", String(first.port)]).status == 0)
+    }
+
+    /// logrotate moves the access log and sends SIGHUP: the next lines go to a new file at the
+    /// path, the earlier ones stay in the moved file. SIGUSR1 and SIGUSR2 leave the server
+    /// serving (their default action would end it).
+    @Test func sighupReopensTheAccessLogAndUserSignalsAreHarmless() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ring-log-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("access.log").path
+        let server = try ServeProcess(arguments: ["--host", "127.0.0.1", "--port", "0", "--access-log", path])
+        func ask(_ target: String) throws {
+            let client = try RawClient(port: server.port)
+            client.send("GET \(target) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        func text(_ file: String) -> String { (try? String(contentsOfFile: file, encoding: .utf8)) ?? "" }
+        try ask("/ring.svg?p=1")
+        #expect(waitUntil { text(path).contains("p=1 ") })
+        try FileManager.default.moveItem(atPath: path, toPath: path + ".1")
+        kill(server.process.processIdentifier, SIGHUP)
+        #expect(waitUntil { FileManager.default.fileExists(atPath: path) })
+        try ask("/ring.svg?p=2")
+        #expect(waitUntil { text(path).contains("p=2 ") })
+        #expect(text(path + ".1").contains("p=1 ") && !text(path + ".1").contains("p=2"))
+        for number in [SIGUSR1, SIGUSR2] { kill(server.process.processIdentifier, number) }
+        try ask("/ring.svg?p=3")
+        #expect(server.process.isRunning)
     }
 
     @Test func healthcheckProbesALocalServer() throws {

@@ -58,7 +58,10 @@ final class FontFile: Sendable {
     private let descriptor: Int32
 
     init(path: String) throws(FontError) {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a FIFO for reading would otherwise wait for a writer, and start-up
+        // with it; the caller then refuses anything but a regular file. A regular file's reads
+        // do not block either way.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw FontError(message: "cannot be opened: \(String(cString: strerror(errno)))") }
         (self.path, self.descriptor) = (path, descriptor)
     }

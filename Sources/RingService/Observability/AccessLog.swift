@@ -48,19 +48,51 @@ package final class AccessLog: Sendable {
     /// reference to its side table: a log dropped just before the process exits showed as a
     /// leak.
     private final class Sink: Sendable {
-        let fd: Int32?
+        /// The log file's path, which SIGHUP opens again; nil for standard output or off.
+        let path: String?
+        /// The descriptor, under a lock of its own that flushes and reopens take: a reopen never
+        /// closes a descriptor a flush is writing to. Loops take only `buffer`'s lock.
+        let fd: Locked<Int32?>
         let buffer = Locked<[UInt8]>([])
+        let isEnabled: Bool
 
-        init(fd: Int32?) { self.fd = fd }
+        init(fd: Int32?, path: String?) {
+            self.fd = Locked(fd)
+            self.path = path
+            isEnabled = fd != nil
+        }
 
         func flush() {
-            guard let fd else { return }
-            let pending = buffer.withLock { buffer -> [UInt8] in
-                defer { buffer.removeAll(keepingCapacity: true) }
-                return buffer
+            fd.withLock { fd in
+                guard let fd else { return }
+                let pending = buffer.withLock { buffer -> [UInt8] in
+                    defer { buffer.removeAll(keepingCapacity: true) }
+                    return buffer
+                }
+                // A full disk or closed pipe drops these lines; it must not take the server down.
+                FileDescriptor.writeAll(pending, to: fd)
             }
-            // A full disk or closed pipe drops these lines; it must not take the server down.
-            FileDescriptor.writeAll(pending, to: fd)
+        }
+
+        /// Writes out what is buffered to the file, closes it and opens its path again: what
+        /// logrotate's `kill -HUP` asks of a daemon. The old descriptor is kept when the path
+        /// cannot be opened.
+        func reopen() -> AccessLogError? {
+            guard let path else { return nil }
+            let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { return AccessLogError(path: path, errorNumber: errno) }
+            fd.withLock { fd in
+                let pending = buffer.withLock { buffer -> [UInt8] in
+                    defer { buffer.removeAll(keepingCapacity: true) }
+                    return buffer
+                }
+                if let old = fd {
+                    FileDescriptor.writeAll(pending, to: old)
+                    close(old)
+                }
+                fd = opened
+            }
+            return nil
         }
     }
 
@@ -68,15 +100,17 @@ package final class AccessLog: Sendable {
     package init(_ destination: Destination, format: Format = .text) throws(AccessLogError) {
         self.format = format
         let fd: Int32?
+        var path: String?
         switch destination {
         case .off: fd = nil
         case .standardOutput: fd = STDOUT_FILENO
-        case .file(let path):
-            let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-            guard opened >= 0 else { throw AccessLogError(path: path, errorNumber: errno) }
+        case .file(let file):
+            let opened = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard opened >= 0 else { throw AccessLogError(path: file, errorNumber: errno) }
             fd = opened
+            path = file
         }
-        let sink = Sink(fd: fd)
+        let sink = Sink(fd: fd, path: path)
         self.sink = sink
         guard fd != nil else {
             timer = nil
@@ -97,13 +131,18 @@ package final class AccessLog: Sendable {
     }
 
     /// Whether lines are written at all.
-    package var isEnabled: Bool { sink.fd != nil }
+    package var isEnabled: Bool { sink.isEnabled }
+
+    /// Opens a log file's path again (SIGHUP, after logrotate moved the file); nothing for
+    /// standard output. Returns why the path could not be opened: lines then go on to the old
+    /// file.
+    package func reopen() -> AccessLogError? { sink.reopen() }
 
     /// Appends one line.
     package func record(
         method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
     ) {
-        guard sink.fd != nil else { return }
+        guard sink.isEnabled else { return }
         let now = HTTPDate.iso8601(Int(time(nil)))
         var line: [UInt8]
         switch format {
