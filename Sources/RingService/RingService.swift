@@ -60,7 +60,10 @@ package final class RingService: HTTPResponder {
                 exemptEndpoints: configuration.sourceExemptEndpoints, clock: configuration.sourceClock,
                 lookup: configuration.sourceLookup) : nil
         let short = [("Cache-Control", "public, max-age=\(configuration.errorMaxAge)")] + Self.commonHeaders
-        self.notFound = .text(.notFound, "not found\n", headers: short)
+        self.notFound = .text(
+            .notFound,
+            "not found: the routes are /ring.svg?QUERY, /ring.png?QUERY, /ring.json?QUERY, / (the playground), "
+                + "/healthz and /metrics\n", headers: short)
         self.methodNotAllowed = .text(
             .methodNotAllowed, "method not allowed\n", headers: [("Allow", "GET, HEAD")] + short)
         self.accessLog = accessLog

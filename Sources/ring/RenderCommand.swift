@@ -139,7 +139,9 @@ enum RenderCommand {
                 status = 1
             }
         } catch {
-            print("ring: \(error)", to: &stderr)
+            // Every error of the query, as /ring.json gives them; the image names the first.
+            let all = RingSpec.errors(inQuery: String(query))
+            for each in all.isEmpty ? [error] : all { print("ring: \(each)", to: &stderr) }
             guard errorImage else { return 1 }
             bytes = errorBytes(error.description, chosen, query: String(query), fonts: fonts)
             status = 1

@@ -118,6 +118,11 @@ import Testing
         }
         #expect(error("p=72&colour=red")?.description == "colour: is not a parameter; did you mean color?")
         #expect(error("p=72&utm_source=x")?.description == "utm_source: is not a parameter")
+        // A query copied from an HTML attribute: `&amp;` is named as such.
+        #expect(
+            error("p=72&amp;slice=0.45")?.description
+                == "\"amp;slice\": is not a parameter; the query was copied from HTML, where & is written &amp;: "
+                + "write & before slice")
         let long = String(repeating: "x", count: 5000)
         #expect(error("p=72&\(long)=1") == .unknown(parameter: RingSpecError.quote(long), suggestion: nil))
         // The first mistake in the query is the one reported, as for every other error.

@@ -247,6 +247,7 @@ final class InProcessService {
         let missing = try harness.get("/nope")
         #expect(missing.status == 404)
         #expect(missing.header("Cache-Control") == "public, max-age=45")
+        #expect(missing.text.hasPrefix("not found: the routes are /ring.svg?QUERY, /ring.png?QUERY, /ring.json?QUERY"))
         for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE"] {
             let response = try harness.get("/ring.svg?p=1", method: method)
             #expect(response.status == 405, "\(method)")

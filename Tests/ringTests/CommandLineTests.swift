@@ -381,6 +381,15 @@ import Testing
         #expect(diagnostics.hasSuffix("ring: stopped\n"))
     }
 
+    /// `ring render` reports every error of a query, as `/ring.json` does, one line each.
+    @Test func renderReportsEveryError() throws {
+        let outcome = try Self.run(["render", "p=72&colour=red&size=x"])
+        #expect(outcome.status == 1 && outcome.stdout.isEmpty)
+        #expect(
+            outcome.stderr
+                == "ring: colour: is not a parameter; did you mean color?\nring: size: \"x\" is not a whole number\n")
+    }
+
     /// A port is shared only among one process's loops: a second `ring serve` on a port another
     /// listens on exits 1, on either backend, and the first keeps every connection.
     @Test(arguments: ["epoll", "dispatch"]) func oneServerPerPort(io: String) throws {

@@ -45,11 +45,23 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(name): cannot be combined with \(other)"
         case .unfit(let name, let rule):
             "\(name): \(rule)"
+        case .unknown(let name, _) where Self.copiedFromHTML(name) != nil:
+            "\(name): is not a parameter; the query was copied from HTML, where & is written &amp;: "
+                + "write & before \(Self.copiedFromHTML(name)!)"
         case .unknown(let name, let suggestion?):
             "\(name): is not a parameter; did you mean \(suggestion)?"
         case .unknown(let name, nil):
             "\(name): is not a parameter"
         }
+    }
+
+    /// The name after `amp;`, when a shown name is one that `&amp;` in a query copied from an
+    /// HTML attribute makes (`p=72&amp;slice=0.45` has the name `amp;slice`).
+    static func copiedFromHTML(_ shown: String) -> String? {
+        var name = Substring(shown)
+        if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = name.dropFirst().dropLast() }
+        guard name.hasPrefix("amp;"), name.count > 4 else { return nil }
+        return String(name.dropFirst(4))
     }
 
     /// A name from a query as a message shows it: as it is when it is a plain name of ASCII
