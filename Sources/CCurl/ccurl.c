@@ -153,8 +153,22 @@ void *ccurl_transfer_new(const struct ccurl_request *request) {
     transfer->context = request->context;
     transfer->check_address = request->check_address;
     transfer->headers = curl_slist_append(NULL, request->accept);
-    if (request->resolve != NULL) transfer->resolve = curl_slist_append(NULL, request->resolve);
-    if (transfer->easy == NULL || transfer->headers == NULL || (request->resolve != NULL && transfer->resolve == NULL)) {
+    int resolve_failed = 0;
+    if (request->resolve != NULL) {
+        // One entry a line: `-host:port` removals first, then `host:port:addresses`.
+        const char *line = request->resolve;
+        while (*line != '\0' && !resolve_failed) {
+            const char *end = strchr(line, '\n');
+            size_t length = end != NULL ? (size_t)(end - line) : strlen(line);
+            char *entry = strndup(line, length);
+            struct curl_slist *appended = entry != NULL ? curl_slist_append(transfer->resolve, entry) : NULL;
+            free(entry);
+            if (appended == NULL) resolve_failed = 1; else transfer->resolve = appended;
+            line += length;
+            if (*line == '\n') line++;
+        }
+    }
+    if (transfer->easy == NULL || transfer->headers == NULL || resolve_failed) {
         if (transfer->easy != NULL) curl_easy_cleanup(transfer->easy);
         curl_slist_free_all(transfer->headers);
         curl_slist_free_all(transfer->resolve);

@@ -19,8 +19,9 @@ typedef int (*ccurl_address_function)(void *context, const struct sockaddr *addr
 /// One hop of a fetch: everything the transfer is set up with.
 struct ccurl_request {
     const char *url;
-    /// `host:port:address[,address…]`, the addresses the name was checked to resolve to, so
-    /// that libcurl never resolves the name itself; NULL for an address literal.
+    /// Lines for libcurl's DNS cache (`CURLOPT_RESOLVE`): `-host:port` removes an entry, and
+    /// `host:port:address[,address…]` gives the addresses the name was checked to resolve to, so
+    /// that libcurl never resolves the name itself; NULL when there is nothing to give.
     const char *resolve;
     /// "https" or "http,https".
     const char *protocols;

@@ -105,6 +105,8 @@ extension SourceFetcher {
         var transfer: UnsafeMutableRawPointer?
         /// The addresses checked for this hop: the only ones a socket may be opened to.
         var checked: [SourceAddress] = []
+        /// The line that removes this hop's entry from libcurl's DNS cache once it ends.
+        var resolved: String?
         /// Why the socket callback refused an address.
         var refusal: SourceFailure?
         var body: [UInt8] = []
@@ -139,6 +141,8 @@ extension SourceFetcher {
         private var fetches: [Int: Fetch] = [:]
         private var nextID = 0
         private var stopping = false
+        /// `-host:port` lines for libcurl's DNS cache, of hops that have ended.
+        private var purges: [String] = []
 
         init(
             policy: SourcePolicy, exemptEndpoints: [String], lookup: @escaping SourceResolver.Lookup, clock: SourceClock
@@ -331,12 +335,18 @@ extension SourceFetcher {
                 complete(fetch, .failure(timedOut))
                 return
             }
-            let resolve: String? =
-                SourceAddress(literal: url.host) == nil
-                ? "\(url.host):\(port):"
-                    + addresses.map { $0.bytes.count == 16 ? "[\($0)]" : "\($0)" }.joined(
-                        separator: ",")
-                : nil
+            // libcurl keeps a CURLOPT_RESOLVE entry for as long as the multi handle lives, so the
+            // entries of finished hops are removed by the next transfer's list: without that, every
+            // distinct name a wildcard entry allows would stay in its DNS cache for good.
+            var lines = purges
+            purges = []
+            if SourceAddress(literal: url.host) == nil {
+                lines.append(
+                    "\(url.host):\(port):"
+                        + addresses.map { $0.bytes.count == 16 ? "[\($0)]" : "\($0)" }.joined(separator: ","))
+                fetch.resolved = "-\(url.host):\(port)"
+            }
+            let resolve: String? = lines.isEmpty ? nil : lines.joined(separator: "\n")
             let context = Unmanaged.passUnretained(fetch).toOpaque()
             let transfer = url.description.withCString { urlText in
                 (policy.allowHTTP ? "http,https" : "https").withCString { protocols in
@@ -369,6 +379,10 @@ extension SourceFetcher {
             let location = ccurl_transfer_redirect(transfer).map { String(cString: $0) }
             ccurl_multi_remove(multi, transfer)
             fetch.transfer = nil
+            if let line = fetch.resolved {
+                purges.append(line)
+                fetch.resolved = nil
+            }
             let outcome: Result<Fetched, SourceFailure>
             switch Int(result) {
             case Int(CCURL_OK):
