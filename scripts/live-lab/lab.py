@@ -185,4 +185,18 @@ check("...and the healthy host is still drawn",
       "x-ring-error" not in get(f"/ring.svg?{src('http://pub.test/doc.json?after')}&field=v")[1])
 ring_server.stop()
 
+# 8. Distinct names that resolve, past a full source cache: no memory kept per name (libcurl
+#    keeps a CURLOPT_RESOLVE entry for good unless it is removed; about 210 bytes a name).
+ring_server = Ring("--source-rate", "10000", "--source-per-host", "64", "--source-queue", "65536",
+                   "--source-cache-mb", "1")
+many([f"/ring.svg?{src(f'http://ok{n}.wild.test/doc.json')}&field=v" for n in range(6000)], workers=32)
+warm = ring_server.rss_kib()
+answers = many([f"/ring.svg?{src(f'http://ok{n}.wild.test/doc.json')}&field=v" for n in range(6000, 18000)],
+               workers=32)
+grown = ring_server.rss_kib() - warm
+drawn = sum(1 for a in answers if "x-ring-error" not in a[1])
+check(f"12 000 more distinct names past a full source cache: RSS grew {grown} KiB (at most 1 024)",
+      drawn == 12000 and grown <= 1024, (drawn, grown))
+ring_server.stop()
+
 sys.exit(1 if failed else 0)
