@@ -23,8 +23,13 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ByteGrammar -p
 extra=(-I "$out")
 case "$target" in
     http)
-        sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift Sources/HTTPServer/Locked.swift
-                 Tests/Fuzz/HTTPRequestParserFuzz.swift) ;;
+        # The parser's files, against the Primitives module (the lock box) built on its own.
+        swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Primitives -package-name ring \
+            -emit-module -emit-module-path "$out/Primitives.swiftmodule" -emit-library -static \
+            -o "$out/libPrimitives.a" Sources/Primitives/*.swift
+        sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
+                 Tests/Fuzz/HTTPRequestParserFuzz.swift)
+        extra+=("$out/libPrimitives.a") ;;
     query)
         sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
     raster|font)
