@@ -53,6 +53,7 @@ package final class RingService: HTTPResponder {
             ImageHeaders(format: $0, cacheControl: errorCacheControl)
         }
         self.liveHeaders = ImageFormat.allCases.map { ImageHeaders(format: $0, cacheControl: nil) }
+        self.refusalHeaders = ImageFormat.allCases.map(Self.refusalHeaders)
         self.sources =
             configuration.sources.isEnabled
             ? LiveSources(
@@ -109,7 +110,7 @@ package final class RingService: HTTPResponder {
     /// Renders not yet begun are answered 503 at once: the server is going away.
     package func drainBegan() {
         pool.dropQueued { waiter in
-            let response = Self.draining
+            let response = refusal(.draining, query: waiter.query, loop: waiter.request.eventLoop)
             record(waiter, response)
             waiter.reply.send(response)
         }
@@ -324,10 +325,10 @@ package final class RingService: HTTPResponder {
             return .later
         case .queueFull:
             metrics.recordRenderRefused(.queueFull)
-            return .now(Self.busy, hit: false)
+            return .now(refusal(.queueFull, query: query, loop: request.eventLoop), hit: false)
         case .gateFull:
             metrics.recordRenderRefused(.largePNG)
-            return .now(Self.busy, hit: false)
+            return .now(refusal(.largePNGs, query: query, loop: request.eventLoop), hit: false)
         }
     }
 
@@ -435,6 +436,10 @@ package final class RingService: HTTPResponder {
     let ringHeaders: [ImageHeaders]
     let errorHeaders: [ImageHeaders]
     let liveHeaders: [ImageHeaders]
+    /// By ``ImageFormat`` index: the constant lines of refusal images.
+    let refusalHeaders: [HTTPHeaderBlock]
+    /// Refusal images' bytes, made once for each words, format and box.
+    let refusals = Locked(RefusalImages())
     /// The documents live rings read; nil when no source host is allowed.
     let sources: LiveSources?
     let notFound: HTTPResponse

@@ -150,6 +150,11 @@ import Testing
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") == "1")
         #expect(refused.header("Cache-Control") == "no-store")
+        // A PNG in the box asked for, saying why: 400 px square.
+        #expect(refused.header("Content-Type") == "image/png")
+        #expect(refused.header("X-Ring-Error") == "busy: too many large PNGs rendering; retry")
+        let ihdr = Array(refused.body.dropFirst(16).prefix(8))  // width and height, big-endian
+        #expect(ihdr == [0, 0, 1, 0x90, 0, 0, 1, 0x90])
         #expect(try harness.get("/ring.png?p=10&size=400").body == cached.body)
         #expect(try harness.get("/ring.svg?p=11&size=400").status == 200)
         #expect(try harness.get("/ring.png?p=11&size=300").status == 200)  // 90 000 px: no place needed

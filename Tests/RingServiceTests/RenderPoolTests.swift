@@ -98,6 +98,13 @@ import Testing
         let answer = InProcessService.answer(try #require(refused.first))
         #expect(answer.header("Retry-After") == "1")
         #expect(answer.header("Cache-Control") == "no-store")
+        // An image, as every image URL answers: an <img> shows a text 503 as broken.
+        #expect(answer.header("Content-Type") == "image/png")
+        #expect(answer.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(answer.header("X-Ring-Error") == "busy: too many renders waiting; retry")
+        // Made once for its box: the next refusal of that box carries the same bytes.
+        let bodies = Set(refused.map(\.body))
+        #expect(bodies.count == 1)
         let queued = 6 - refused.count
         #expect(replies.wait(for: queued).count == queued)
         let text = harness.service.metrics.exposition(
@@ -203,6 +210,10 @@ import Testing
         #expect(answers.count == 8)
         let dropped = answers.filter { $0.status == .serviceUnavailable }
         #expect(dropped.count >= 4)  // eight were queued within microseconds; one thread renders
+        for response in dropped {
+            let answer = InProcessService.answer(response)
+            #expect(answer.header("Content-Type") == "image/png" && answer.header("X-Ring-Error") == "stopping: retry")
+        }
         #expect(harness.service.metrics.renders == 8 - dropped.count)
     }
 }

@@ -12,16 +12,71 @@ extension RingService {
         return tenths >= 100 ? "\(tenths / 10) ms" : "\(tenths / 10).\(tenths % 10) ms"
     }
 
-    /// The answer to a new ring that cannot be rendered now: retry in a second, and no cache
-    /// may keep it.
+    /// The answer to a new ring that cannot be rendered now, where there is no image to make
+    /// (a caller without a reply, `/ring.json`): retry in a second, and no cache may keep it.
     static let busy = HTTPResponse.text(
         .serviceUnavailable, "busy: too many renders waiting, retry\n",
         headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
 
-    /// The answer to a render dropped because the server is stopping.
-    static let draining = HTTPResponse.text(
-        .serviceUnavailable, "stopping: retry\n",
-        headers: [("Retry-After", "1"), ("Cache-Control", "no-store")] + commonHeaders)
+    /// Why a new ring is not rendered now. Each is answered 503 with `Retry-After: 1`.
+    enum Refusal: String, CaseIterable {
+        case queueFull = "busy: too many renders waiting; retry"
+        case largePNGs = "busy: too many large PNGs rendering; retry"
+        case draining = "stopping: retry"
+    }
+
+    /// What a refusal's bytes are kept by: the words, the format and the box they are laid
+    /// out in.
+    struct RefusalKey: Hashable {
+        var refusal: Refusal
+        var format: UInt8
+        var box: ErrorScene.Box
+    }
+
+    /// Refusal images made, and their bytes. Past ``refusalBytesKept`` the table starts again:
+    /// a refusal's box may be as large as a 4 096 px PNG, so a count alone would not bound it.
+    struct RefusalImages {
+        var images: [RefusalKey: [UInt8]] = [:]
+        var bytes = 0
+    }
+
+    /// The most bytes of refusal images kept.
+    static let refusalBytesKept = 2 << 20
+
+    /// The answer to an image URL whose ring cannot be rendered now: an image in the format
+    /// asked for (an `<img>` shows a 503 text as a broken image), laid out through the error
+    /// scene in the query's box, with 503, `Retry-After: 1`, `Cache-Control: no-store` and the
+    /// words in `X-Ring-Error`. Its bytes are made once for each words, format and box (up to
+    /// ``refusalBytesKept``), so a flood of refusals costs the box's parse and a lookup.
+    func refusal(_ refusal: Refusal, query: ResponseCache.Query, loop: Int) -> HTTPResponse {
+        let format: ImageFormat = query.format == ImageFormat.png.code ? .png : .svg
+        // Keyed by the box the query asks for, before the error image's own digest is taken:
+        // a refusal already made costs this parse and one lookup.
+        let key = RefusalKey(refusal: refusal, format: format.code, box: ErrorScene.Box(query: query.text))
+        let body =
+            refusals.withLock { $0.images[key] }
+            ?? {
+                let answer = RingImage.error(
+                    message: refusal.rawValue, query: query.text, format: format, fonts: fonts(loop))
+                let bytes = answer.render()
+                refusals.withLock { kept in
+                    if kept.bytes + bytes.count > Self.refusalBytesKept { kept = RefusalImages() }
+                    kept.images[key] = bytes
+                    kept.bytes += bytes.count
+                }
+                return bytes
+            }()
+        return HTTPResponse(
+            status: .serviceUnavailable, shared: refusalHeaders[format.index],
+            headers: HTTPHeaderBlock(name: "X-Ring-Error", value: refusal.rawValue), body: body)
+    }
+
+    /// The constant lines of a refusal image in each format.
+    static func refusalHeaders(_ format: ImageFormat) -> HTTPHeaderBlock {
+        .permanent(
+            [("Content-Type", format.contentType), ("Retry-After", "1"), ("Cache-Control", "no-store")]
+                + imageHeaders)
+    }
 
     /// An invalid query still gets an image (image proxies drop non-2xx answers), laid out
     /// for the box the query asked for, with the message in `X-Ring-Error` and a short max-age.
