@@ -17,8 +17,8 @@ extension ImageFormat {
     }
 
     /// The cache key's variant for an error image: its own, so an error image never shares an
-    /// entry with a ring.
-    var errorVariant: UInt8 { 0x80 | code }
+    /// entry with a ring, and is kept in the error images' own budget.
+    var errorVariant: UInt8 { ResponseCache.Key.errorImageFlag | code }
 
     /// The cache key's output variant: the SVG ignores `scale`; each PNG scale is its own image.
     func variant(scale: Int) -> UInt8 {

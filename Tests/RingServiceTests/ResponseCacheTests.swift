@@ -168,6 +168,21 @@ extension ResponseCache {
         #expect(statistics.entries < 64)
     }
 
+    /// Error images have their own budget: however many are stored, every ring stays, and
+    /// the error images' bytes stay within 1/16 of the store.
+    @Test func errorImagesPushOutOnlyEachOther() {
+        let cache = ResponseCache(capacityBytes: 1024 * 1024, shards: 4)
+        for index in 0..<60 { store(cache, entry(700), key: key(index), query: query("p=\(index)")) }
+        // As a flood of distinct invalid URLs leaves them: stored, and no query remembered.
+        for index in 0..<5000 { cache.insert(entry(700), key: key(index, format: ResponseCache.Key.errorImageFlag)) }
+        for index in 0..<60 { #expect(cache.lookup(query: query("p=\(index)")) != nil) }
+        let statistics = cache.statistics
+        #expect(statistics.errorImageBytes > 0)
+        #expect(statistics.errorImageBytes <= (1024 * 1024 - 1024 * 1024 / 8) / 16)
+        #expect(statistics.bytes <= 1024 * 1024)
+        #expect(cache.lookup(key: key(4999, format: ResponseCache.Key.errorImageFlag), aliasing: query("p=x")) != nil)
+    }
+
     @Test func aliasesFindTheSameEntry() {
         let cache = ResponseCache(capacityBytes: 1 << 20)
         store(cache, entry(10), key: key(42), query: query("p=1"))

@@ -325,6 +325,22 @@ final class InProcessService {
         }
     }
 
+    /// A flood of distinct invalid URLs, each its own error image, leaves a working set of
+    /// stored rings in the cache: at least 90 % of its requests are still hits.
+    @Test func anErrorFloodKeepsTheWorkingSet() throws {
+        let harness = try InProcessService { $0.cacheBytes = 1 << 20 }
+        let workingSet = (0..<60).map { "/ring.png?p=\($0).5&size=60" }
+        for target in workingSet { _ = try harness.get(target) }
+        // About 2.5 MB of error images, past the whole cache.
+        let flood = try (0..<1000).map { try harness.get("/ring.svg?p=x\($0)") }
+        #expect(flood.allSatisfy { $0.status == 200 && $0.header("X-Ring-Error") != nil })
+        #expect(harness.service.cache.statistics.errorImageBytes > 0)
+        let hitsBefore = harness.service.cache.statistics.hits
+        for target in workingSet { #expect(try harness.get(target).status == 200) }
+        let hits = harness.service.cache.statistics.hits - hitsBefore
+        #expect(hits * 10 >= workingSet.count * 9, "\(hits) of \(workingSet.count) were hits")
+    }
+
     /// A new SVG is stored the second time its URL is asked for: the first answer is rendered
     /// and dropped, the second rendered again and stored with its text, and from then on the
     /// URL is found by its text. Another spelling of the same ring is a new URL: rendered and

@@ -21,7 +21,11 @@ import RingCore
 /// shared shard would bounce that shard between cores on every hit. A front holds no copies,
 /// but it can keep an entry the store has evicted alive, so its references count against the
 /// budget: the fronts together get 1/8 of it, the store the rest, and within each shard
-/// aliases 1/8 and responses 7/8.
+/// aliases 1/8, error images 1/16 and rings the rest.
+///
+/// **Error images have their own budget.** Every invalid URL makes its own error image, so a
+/// flood of distinct invalid URLs would otherwise push every valid ring out; in their own LRU
+/// they push out only each other.
 package final class ResponseCache: Sendable {
     /// A ring's responses: the full 200 and the 304 for a matching `If-None-Match`.
     ///
@@ -74,6 +78,12 @@ package final class ResponseCache: Sendable {
         /// The output format (a route's own number), so the same ring as SVG and as PNG are two entries.
         package var format: UInt8
 
+        /// The bit of ``format`` that marks an error image's key: kept in the error images'
+        /// own budget.
+        package static let errorImageFlag: UInt8 = 0x80
+
+        var isErrorImage: Bool { format & Self.errorImageFlag != 0 }
+
         package init(digest: RingDigest, format: UInt8) {
             self.digest = digest
             self.format = format
@@ -118,6 +128,8 @@ package final class ResponseCache: Sendable {
 
     private struct Storage {
         var responses: LRUCache<Key, Entry>
+        /// Error images, by the same kind of key (``Key/isErrorImage``).
+        var errorImages: LRUCache<Key, Entry>
         /// By ``Query/hash``; the alias holds the full text to compare.
         var aliases: LRUCache<QuerySlot, Alias>
         var hits = 0
@@ -185,7 +197,8 @@ package final class ResponseCache: Sendable {
         self.shards = (0..<max(1, shards)).map { _ in
             Locked(
                 Storage(
-                    responses: LRUCache(capacity: shardBudget - shardBudget / 8),
+                    responses: LRUCache(capacity: shardBudget - shardBudget / 8 - shardBudget / 16),
+                    errorImages: LRUCache(capacity: shardBudget / 16),
                     aliases: LRUCache(capacity: shardBudget / 8)))
         }
         let doorkeeperBits = max(1, shards) * max(4096, shardBudget / Self.doorkeeperBytesPerBit)
@@ -273,7 +286,7 @@ package final class ResponseCache: Sendable {
 
     /// The entry stored under `key` in a shard, counting a hit when found; under its lock.
     private static func stored(_ key: Key, in storage: inout Storage) -> Entry? {
-        let entry = storage.responses.value(for: key)
+        let entry = key.isErrorImage ? storage.errorImages.value(for: key) : storage.responses.value(for: key)
         if entry != nil { storage.hits += 1 }
         return entry
     }
@@ -296,7 +309,11 @@ package final class ResponseCache: Sendable {
     package func insert(_ entry: Entry, key: Key) {
         withShard(for: key) {
             $0.misses += 1
-            $0.responses.insert(entry, for: key, cost: entry.cost)
+            if key.isErrorImage {
+                $0.errorImages.insert(entry, for: key, cost: entry.cost)
+            } else {
+                $0.responses.insert(entry, for: key, cost: entry.cost)
+            }
         }
     }
 
@@ -347,8 +364,10 @@ package final class ResponseCache: Sendable {
         package var evictions: Int
         /// Bytes counted against the budget: the store's, plus what the fronts may keep alive.
         package var bytes: Int
-        /// Distinct responses in the store.
+        /// Distinct responses in the store, error images included.
         package var entries: Int
+        /// Of ``bytes``, those of error images in the store.
+        package var errorImageBytes: Int = 0
     }
 
     package var statistics: Statistics {
@@ -357,9 +376,10 @@ package final class ResponseCache: Sendable {
             shard.withLock {
                 total.hits += $0.hits
                 total.misses += $0.misses
-                total.evictions += $0.responses.evictions + $0.aliases.evictions
-                total.bytes += $0.responses.totalCost + $0.aliases.totalCost
-                total.entries += $0.responses.count
+                total.evictions += $0.responses.evictions + $0.errorImages.evictions + $0.aliases.evictions
+                total.bytes += $0.responses.totalCost + $0.errorImages.totalCost + $0.aliases.totalCost
+                total.entries += $0.responses.count + $0.errorImages.count
+                total.errorImageBytes += $0.errorImages.totalCost
             }
         }
         for front in fronts {

@@ -287,6 +287,9 @@ package final class Metrics: Sendable {
             "ring_cache_evictions_total", "counter", "Cache entries evicted to stay under the byte cap.",
             cache.evictions)
         single("ring_cache_bytes", "gauge", "Bytes held by the response cache.", cache.bytes)
+        single(
+            "ring_cache_error_image_bytes", "gauge",
+            "Of ring_cache_bytes, those of error images, held to 1/16 of the store.", cache.errorImageBytes)
         single("ring_cache_capacity_bytes", "gauge", "The response cache's byte cap.", cacheCapacity)
         single("ring_cache_entries", "gauge", "Rings held by the response cache.", cache.entries)
         single(
