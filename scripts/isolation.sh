@@ -122,7 +122,8 @@ wait $pipeliner || true
 echo "        pipeline: $(cat "$log/pipeline.txt")"
 fi
 
-# 2. A repeated invalid URL costs no more than 3 × a cached hit (error images are cached).
+# 2. A repeated invalid URL costs no more than 3 × a cached hit (error images are cached), and
+# an error flood leaves the cache's rings.
 cpu_per_request() { # cpu_per_request URL: server CPU µs per request over a 3 s wrk round
     local before after requests
     before=$(ticks)
@@ -137,6 +138,18 @@ hit_cpu=$(cpu_per_request "http://127.0.0.1:$port/ring.svg?p=72")
 invalid_cpu=$(cpu_per_request "$invalid")
 check "a repeated invalid PNG URL: $invalid_cpu µs of CPU against a cached hit's $hit_cpu (≤ 3×)" \
     le "$invalid_cpu" "$(awk -v h="$hit_cpu" 'BEGIN {print 3 * h}')"
+# An error flood keeps a working set: 2 500 PNGs stored, then 8 s of distinct invalid URLs
+# (each its own error image), then the working set again: at least 90 % of it must be hits.
+working="/ring.png?p={n}.25&size=64"
+echo "        working set stored: $(python3 $clients fetch $port "$working" 2500)"
+flood 8 "/ring.png?p=x{n}&size=64"
+echo "        error flood: $(awk '/requests in/ {print $1}' "$log/flood.txt") answers," \
+    "$(metric ring_cache_error_image_bytes) bytes of error images kept"
+hits_before=$(metric ring_cache_hits_total)
+echo "        working set again: $(python3 $clients fetch $port "$working" 2500)"
+working_hits=$(( $(metric ring_cache_hits_total) - hits_before ))
+check "after an error flood, $working_hits of a 2 500-PNG working set are hits (≥ 90 %)" \
+    [ "$working_hits" -ge 2250 ]
 fi
 stop_server
 

@@ -7,6 +7,9 @@
   clients.py pipeline PORT TEMPLATE COUNT
         one connection sends COUNT requests for TEMPLATE ("{n}" a new number each) at once and
         reads every answer; prints "answered STATUS-COUNTS seconds".
+  clients.py fetch PORT TEMPLATE COUNT
+        one keep-alive connection asks for TEMPLATE with "{n}" 0 to COUNT-1, one after another
+        (the same URLs each run); prints "answered STATUS-COUNTS seconds".
   clients.py slow PORT PATH COUNT SECONDS
         COUNT connections ask for PATH and read a few bytes a second for SECONDS; prints how
         many got their first bytes.
@@ -103,6 +106,21 @@ def pipeline(port, template, count):
             status, rest = read_response(sock, rest)
         except OSError:
             status = None
+        statuses[status] = statuses.get(status, 0) + 1
+        if status is None:
+            break
+    counts = ",".join(f"{status}x{number}" for status, number in sorted(statuses.items(), key=str))
+    print(f"answered {counts} {time.monotonic() - started:.2f}")
+
+
+def fetch(port, template, count):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=60)
+    started = time.monotonic()
+    statuses = {}
+    rest = b""
+    for index in range(count):
+        sock.sendall(request(template.replace("{n}", str(index))))
+        status, rest = read_response(sock, rest)
         statuses[status] = statuses.get(status, 0) + 1
         if status is None:
             break
@@ -207,6 +225,8 @@ if __name__ == "__main__":
         probe(port, sys.argv[3], sys.argv[4], int(sys.argv[5]), float(sys.argv[6]))
     elif command == "pipeline":
         pipeline(port, sys.argv[3], int(sys.argv[4]))
+    elif command == "fetch":
+        fetch(port, sys.argv[3], int(sys.argv[4]))
     elif command == "slow":
         slow(port, sys.argv[3], int(sys.argv[4]), float(sys.argv[5]))
     elif command == "refused":
