@@ -22,8 +22,9 @@ int csystem_set_thread_name(const char *name) {
 }
 
 #ifdef __linux__
-int csystem_accept_nonblocking(int fd) {
-    return accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+int csystem_accept_nonblocking(int fd, struct sockaddr_storage *peer) {
+    socklen_t length = sizeof(*peer);
+    return accept4(fd, (struct sockaddr *)peer, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 #endif
 

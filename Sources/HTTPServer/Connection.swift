@@ -6,6 +6,8 @@ final class Connection {
     /// descriptor and serial, so a reply for a closed connection never reaches a new one that
     /// was given the same descriptor.
     let serial: UInt64
+    /// The peer's address, given to each of its requests.
+    let client: ClientAddress
     var parser: HTTPRequestParser
     /// Serialized responses not yet sent.
     var output = OutputQueue()
@@ -35,9 +37,13 @@ final class Connection {
         var minorVersion: Int
     }
 
-    init(fd: Int32, serial: UInt64, limits: HTTPRequestParser.Limits, now: Double, interest: PollInterest) {
+    init(
+        fd: Int32, serial: UInt64, client: ClientAddress, limits: HTTPRequestParser.Limits, now: Double,
+        interest: PollInterest
+    ) {
         self.fd = fd
         self.serial = serial
+        self.client = client
         self.parser = HTTPRequestParser(limits: limits)
         self.lastActivity = now
         self.interest = interest

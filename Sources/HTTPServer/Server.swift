@@ -100,12 +100,14 @@ package final class Server: Sendable {
             host: configuration.host, port: configuration.port, count: configuration.eventLoopCount,
             backlog: configuration.backlog)
         var loops: [EventLoop] = []
+        let clients = ClientConnections(
+            limit: configuration.connectionsPerClient, unlimited: configuration.unlimitedClients)
         for (index, fd) in fds.enumerated() {
             do {
                 loops.append(
                     try EventLoop(
                         index: index, listener: fd, configuration: configuration, responder: responder,
-                        statistics: statistics))
+                        statistics: statistics, clients: clients))
             } catch {
                 for fd in fds { close(fd) }
                 throw error

@@ -12,6 +12,15 @@ package struct ServerConfiguration: Sendable, Equatable {
     package var io: IOBackend = .platformDefault
     /// Connections held at once; more are accepted and closed at once.
     package var maxConnections: Int = 10_000
+    /// Connections one client address may hold at once; more are accepted and closed at once.
+    /// 0: no limit; nil: a quarter of ``maxConnections`` (``connectionsPerClient``).
+    package var maxConnectionsPerClient: Int?
+    /// The limit ``maxConnectionsPerClient`` sets: one client never holds more than a quarter
+    /// of the connections unless told it may.
+    package var connectionsPerClient: Int { maxConnectionsPerClient ?? max(1, maxConnections / 4) }
+    /// Addresses whose connections ``maxConnectionsPerClient`` does not count: the proxies in
+    /// front, each of whose connections carries many users.
+    package var unlimitedClients: [ClientAddressRange] = []
     /// Longest request line (method, target, version) in bytes; longer → 414.
     package var maxRequestLineBytes: Int = 8 * 1024
     /// Largest header block in bytes, request line included; larger → 431.

@@ -8,6 +8,8 @@ package final class ServerStatistics: Sendable {
     package var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
     /// Connections refused because `maxConnections` were open.
     package var refusedConnections: Int { refused.load(ordering: .relaxed) }
+    /// Connections refused because their client held `maxConnectionsPerClient`.
+    package var refusedClientConnections: Int { refusedClient.load(ordering: .relaxed) }
     /// Requests answered with a protocol error by the server itself.
     package var protocolErrors: Int { errors.load(ordering: .relaxed) }
     /// Connections closed because a deadline passed.
@@ -16,6 +18,7 @@ package final class ServerStatistics: Sendable {
     let open = Atomic<Int>(0)
     let accepted = Atomic<Int>(0)
     let refused = Atomic<Int>(0)
+    let refusedClient = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
 

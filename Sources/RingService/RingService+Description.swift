@@ -63,7 +63,7 @@ extension RingService {
         }
         guard let reply else { return sources.readWaiting(url).map(answer) ?? Self.busy }
         let now = sources.read(url) { [self] fetched in
-            reply.send(finish(request, .json, answer(fetched), "miss", started))
+            reply.send(finish(request, .json, answer(fetched), .miss, started))
         }
         return now.map(answer)
     }

@@ -54,6 +54,7 @@ package final class RingService: HTTPResponder {
         }
         self.liveHeaders = ImageFormat.allCases.map { ImageHeaders(format: $0, cacheControl: nil) }
         self.refusalHeaders = ImageFormat.allCases.map(Self.refusalHeaders)
+        self.requestIDs = RequestIDs(loops: configuration.eventLoops)
         self.sources =
             configuration.sources.isEnabled
             ? LiveSources(
@@ -111,31 +112,30 @@ package final class RingService: HTTPResponder {
     package func drainBegan() {
         pool.dropQueued { waiter in
             let response = refusal(.draining, query: waiter.query, loop: waiter.request.eventLoop)
-            record(waiter, response)
-            waiter.reply.send(response)
+            waiter.reply.send(record(waiter, response, cache: .none))
         }
     }
 
     private func answer(_ request: HTTPRequest, reply: HTTPReply?) -> HTTPResponse? {
         let started = accessLog.isEnabled ? MonotonicClock.now() : 0
         guard let endpoint = Endpoint(path: request.path) else {
-            return finish(request, .notFound, notFound, "-", started)
+            return finish(request, .notFound, notFound, .none, started)
         }
         guard request.method == .get || request.method == .head else {
-            return finish(request, endpoint.route, methodNotAllowed, "-", started)
+            return finish(request, endpoint.route, methodNotAllowed, .none, started)
         }
         let response: HTTPResponse
         switch endpoint {
         case .image(let format):
             switch image(request, format: format, reply: reply, started: started) {
-            case .now(let response, let hit):
-                return finish(request, endpoint.route, response, hit ? "hit" : "miss", started)
+            case .now(let response, let cache):
+                return finish(request, endpoint.route, response, cache, started)
             case .later: return nil  // counted and logged when answered
             }
         case .json:
             // Its own ETag and preconditions; a live ring's may be answered later.
             guard let response = describe(request, reply: reply, started: started) else { return nil }
-            return finish(request, .json, response, "-", started)
+            return finish(request, .json, response, .none, started)
         case .healthz:
             response = .text(.ok, "ok\n", headers: [("Cache-Control", "no-store")] + Self.commonHeaders)
         case .metrics:
@@ -151,7 +151,7 @@ package final class RingService: HTTPResponder {
         case .playground:
             response = PlaygroundPage.response
         }
-        return finish(request, endpoint.route, Self.conditional(response, for: request), "-", started)
+        return finish(request, endpoint.route, Self.conditional(response, for: request), .none, started)
     }
 
     /// Event loop `loop`'s copy of the fonts.
@@ -159,26 +159,44 @@ package final class RingService: HTTPResponder {
 
     /// Counts and logs an answer, and passes it on.
     func finish(
-        _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cacheState: String,
+        _ request: HTTPRequest, _ route: Metrics.Route, _ response: HTTPResponse, _ cache: AccessLog.CacheOutcome,
         _ started: Double
     ) -> HTTPResponse {
         metrics.record(route: route, status: response.status.code, loop: request.eventLoop)
-        if accessLog.isEnabled { log(request, response, cacheState: cacheState, started: started) }
-        return response
+        return identified(request, response, route: route, cache: cache, started: started)
     }
 
     /// Counts and logs the answer a render thread sends to a request that waited for it.
-    private func record(_ waiter: RenderPool.Waiter, _ response: HTTPResponse) {
+    private func record(_ waiter: RenderPool.Waiter, _ response: HTTPResponse, cache: AccessLog.CacheOutcome)
+        -> HTTPResponse
+    {
         let route: Metrics.Route = waiter.query.format == ImageFormat.png.code ? .png : .svg
         metrics.record(route: route, status: response.status.code)
-        if accessLog.isEnabled { log(waiter.request, response, cacheState: "miss", started: waiter.started) }
+        return identified(waiter.request, response, route: route, cache: cache, started: waiter.started)
     }
 
-    private func log(_ request: HTTPRequest, _ response: HTTPResponse, cacheState: String, started: Double) {
-        accessLog.record(
-            method: request.method.rawValue, path: request.path, query: request.query, status: response.status.code,
-            bytes: request.method == .head ? 0 : response.body.count,
-            microseconds: Int((MonotonicClock.now() - started) * 1e6), cache: cacheState)
+    /// The answer with its request id (the client's `X-Request-Id`, or one made here when
+    /// the access log is on), logged.
+    private func identified(
+        _ request: HTTPRequest, _ response: HTTPResponse, route: Metrics.Route, cache: AccessLog.CacheOutcome,
+        started: Double
+    ) -> HTTPResponse {
+        let given = request.requestID
+        guard accessLog.isEnabled || given != nil else { return response }
+        let id = requestIDs.id(for: request, given: given)
+        var response = response
+        response.requestHeaders = HTTPHeaderBlock(name: "X-Request-Id", value: id)
+        if accessLog.isEnabled {
+            accessLog.record(
+                AccessLog.Entry(
+                    client: ClientIdentity.address(of: request, trusting: configuration.trustedProxies),
+                    method: request.method.rawValue, target: request.target, minorVersion: request.minorVersion,
+                    status: response.status.code, bytes: request.method == .head ? 0 : response.body.count,
+                    microseconds: Int((MonotonicClock.now() - started) * 1e6), cache: cache,
+                    format: route.labels.format, userAgent: request.header("User-Agent") ?? "",
+                    referer: request.header("Referer") ?? "", requestID: id))
+        }
+        return response
     }
 
     /// What a path names.
@@ -211,7 +229,7 @@ package final class RingService: HTTPResponder {
 
     /// An image answered now (and whether from the cache), or later by a render thread.
     enum ImageOutcome {
-        case now(HTTPResponse, hit: Bool)
+        case now(HTTPResponse, cache: AccessLog.CacheOutcome)
         case later
     }
 
@@ -233,7 +251,7 @@ package final class RingService: HTTPResponder {
                 return hit(entry, for: request, format: format)
             }
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
-            return .now(errorResponse(message: message, format: format, request: request, query: query), hit: false)
+            return .now(errorResponse(message: message, format: format, request: request, query: query), cache: .miss)
         }
         let spec: RingSpec
         do {
@@ -243,7 +261,7 @@ package final class RingService: HTTPResponder {
                 return hit(entry, for: request, format: format)
             }
             return .now(
-                errorResponse(message: error.description, format: format, request: request, query: query), hit: false)
+                errorResponse(message: error.description, format: format, request: request, query: query), cache: .miss)
         }
         let firstAsked: Bool
         switch cache.findBehindFront(query: query, loop: loop) {
@@ -259,7 +277,7 @@ package final class RingService: HTTPResponder {
     /// A cache hit's answer, counting an error image's.
     private func hit(_ entry: ResponseCache.Entry, for request: HTTPRequest, format: ImageFormat) -> ImageOutcome {
         if entry.isErrorImage { metrics.recordRenderError(format) }
-        return .now(Self.select(entry, for: request), hit: true)
+        return .now(Self.select(entry, for: request), cache: .hit)
     }
 
     /// A valid ring: its entry by digest, or its render, inline or on the pool. `query` is
@@ -285,7 +303,7 @@ package final class RingService: HTTPResponder {
                 fonts: fonts(loop))
         } catch {
             return .now(
-                errorResponse(message: error.message, format: format, request: request, query: query), hit: false)
+                errorResponse(message: error.message, format: format, request: request, query: query), cache: .miss)
         }
         let admission = admission(image.spec, image, format: format)
         let inline = admission.cost <= Double(configuration.inlineRenderMicroseconds)
@@ -296,26 +314,26 @@ package final class RingService: HTTPResponder {
         let store = !(cheap && firstAsked)
         if store {
             if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
-                return .now(respond(entry, to: request, live: live), hit: false)
+                return .now(respond(entry, to: request, live: live), cache: .hit)
             }
         } else {
             cache.countUnstored(loop: loop)
         }
         if let refusal = admission.refusal {
-            return .now(errorResponse(message: refusal, format: format, request: request, query: query), hit: false)
+            return .now(errorResponse(message: refusal, format: format, request: request, query: query), cache: .miss)
         }
         let headers = ringHeaders[format.index]
         guard let reply, !inline else {
             let body = RenderJob.render(image, metrics: metrics, loop: loop)
             let own = Self.ownHeaders(image)
             guard store else {
-                return .now(unstored(body, own: own, headers: headers, request: request, live: live), hit: false)
+                return .now(unstored(body, own: own, headers: headers, request: request, live: live), cache: .miss)
             }
             let entry = Self.makeEntry(body: body, own: own, shared: headers)
             cache.insert(entry, key: key)
             // Stored because asked for again: the next request of this URL finds it by its text.
             if cheap, cache.admission == .second { cache.remember(query, as: key) }
-            return .now(respond(entry, to: request, live: live), hit: false)
+            return .now(respond(entry, to: request, live: live), cache: .stored)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
         var waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
@@ -325,10 +343,10 @@ package final class RingService: HTTPResponder {
             return .later
         case .queueFull:
             metrics.recordRenderRefused(.queueFull)
-            return .now(refusal(.queueFull, query: query, loop: request.eventLoop), hit: false)
+            return .now(refusal(.queueFull, query: query, loop: request.eventLoop), cache: .none)
         case .gateFull:
             metrics.recordRenderRefused(.largePNG)
-            return .now(refusal(.largePNGs, query: query, loop: request.eventLoop), hit: false)
+            return .now(refusal(.largePNGs, query: query, loop: request.eventLoop), cache: .none)
         }
     }
 
@@ -424,8 +442,7 @@ package final class RingService: HTTPResponder {
         cache.insert(entry, key: key)
         for waiter in waiters {
             let response = respond(entry, to: waiter.request, live: waiter.live)
-            record(waiter, response)
-            waiter.reply.send(response)
+            waiter.reply.send(record(waiter, response, cache: .stored))
         }
     }
 
@@ -438,6 +455,8 @@ package final class RingService: HTTPResponder {
     let liveHeaders: [ImageHeaders]
     /// By ``ImageFormat`` index: the constant lines of refusal images.
     let refusalHeaders: [HTTPHeaderBlock]
+    /// Ids for requests that bring none.
+    let requestIDs: RequestIDs
     /// Refusal images' bytes, made once for each words, format and box.
     let refusals = Locked(RefusalImages())
     /// The documents live rings read; nil when no source host is allowed.

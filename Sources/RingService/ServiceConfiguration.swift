@@ -13,6 +13,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     package var cacheAdmission: ResponseCache.Admission = .second
     /// Event loops answering requests: each gets its own front of references in the cache.
     package var eventLoops: Int = 1
+    /// The proxies in front (`--trusted-proxy`): for a request from one of them, the access
+    /// log's client is read from `Forwarded` or `X-Forwarded-For`.
+    package var trustedProxies: [ClientAddressRange] = []
     /// `max-age` for rings, seconds: a ring is a pure function of its URL.
     package var maxAge: Int = 86_400
     /// `stale-while-revalidate` for rings, seconds (RFC 5861): a cache may serve a ring this long

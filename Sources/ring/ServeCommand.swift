@@ -155,6 +155,25 @@ enum ServeCommand {
             return true
         },
         .server("--max-connections", "N", "connections held at once", \.maxConnections, in: 1...1_000_000),
+        Flag(
+            name: "--max-connections-per-client", value: "N",
+            help: "connections one client address may hold at once, 0 no limit (a quarter of --max-connections)"
+        ) { text, server, _, _ in
+            guard let limit = Int(text), (0...1_000_000).contains(limit) else { return false }
+            server.maxConnectionsPerClient = limit
+            return true
+        },
+        Flag(
+            name: "--trusted-proxy", value: "CIDR",
+            help:
+                "a proxy in front (10.0.0.0/8, 2001:db8::1): the log's client is read from Forwarded or "
+                + "X-Forwarded-For, and its connections are not limited per client; repeatable"
+        ) { text, server, service, _ in
+            guard let range = ClientAddressRange(text) else { return false }
+            service.trustedProxies.append(range)
+            server.unlimitedClients.append(range)
+            return true
+        },
         .server(
             "--write-delay-us", "MICROSECONDS", "how long an answer may wait for its batch's others, 0 never",
             \.writeDelayMicroseconds, in: 0...100_000),

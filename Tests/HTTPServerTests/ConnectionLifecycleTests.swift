@@ -106,6 +106,7 @@ import Testing
     @Test(arguments: IOBackend.allCases) func refusesConnectionsOverTheCap(io: IOBackend) throws {
         let server = try TestServer(io) {
             $0.maxConnections = 2
+            $0.maxConnectionsPerClient = 0  // the cap itself, not a quarter of it per client
             $0.eventLoops = 1
         }
         let first = try server.client()
@@ -117,6 +118,41 @@ import Testing
         let third = try server.client()
         #expect(third.isClosedByPeer())
         #expect(server.server.statistics.refusedConnections == 1)
+    }
+
+    /// One client address at its limit is refused more connections; another client is still
+    /// served, and a proxy in ``ServerConfiguration/unlimitedClients`` is not counted.
+    @Test(arguments: IOBackend.allCases) func limitsConnectionsPerClient(io: IOBackend) throws {
+        let server = try TestServer(io) {
+            $0.maxConnections = 100
+            $0.maxConnectionsPerClient = 2
+            $0.unlimitedClients = [ClientAddressRange("127.0.0.3/32")!]
+        }
+        var held = try (0..<2).map { _ in try RawClient(port: server.port, from: "127.0.0.2") }
+        for client in held {
+            client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        #expect(try RawClient(port: server.port, from: "127.0.0.2").isClosedByPeer())
+        #expect(server.server.statistics.refusedClientConnections == 1)
+        let other = try RawClient(port: server.port, from: "127.0.0.1")
+        other.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(other.readResponse()?.status == 200)
+        let proxy = try (0..<4).map { _ in try RawClient(port: server.port, from: "127.0.0.3") }
+        for client in proxy {
+            client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        // A connection closed frees its place, once the server has seen it close.
+        held.removeLast()
+        var served = false
+        for _ in 0..<40 where !served {
+            let again = try RawClient(port: server.port, from: "127.0.0.2")
+            again.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            served = again.readResponse()?.status == 200
+            if !served { usleep(50_000) }
+        }
+        #expect(served)
     }
 
     @Test(arguments: IOBackend.allCases) func drainsOnShutdown(io: IOBackend) throws {

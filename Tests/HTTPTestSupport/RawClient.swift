@@ -25,8 +25,9 @@ public final class RawClient {
     public let fd: Int32
     private var buffer: [UInt8] = []
 
-    /// Connects to `host` (IPv4 or IPv6 literal) on `port`, with a receive timeout.
-    public init(port: Int, host: String = "127.0.0.1", timeout: Double = 5) throws {
+    /// Connects to `host` (IPv4 or IPv6 literal) on `port`, with a receive timeout; from the
+    /// IPv4 address `source` (another loopback address: `127.0.0.2`) if given.
+    public init(port: Int, host: String = "127.0.0.1", timeout: Double = 5, from source: String? = nil) throws {
         var hints = addrinfo()
         hints.ai_socktype = streamSocket
         hints.ai_flags = AI_NUMERICHOST
@@ -47,6 +48,23 @@ public final class RawClient {
             var on: Int32 = 1
             setsockopt(socketFD, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            guard inet_pton(AF_INET, source, &local.sin_addr) == 1 else {
+                close(socketFD)
+                throw ClientError("source \(source)")
+            }
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socketFD)
+                throw ClientError("bind \(source)")
+            }
+        }
         guard connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let error = errno
             close(socketFD)

@@ -373,8 +373,8 @@ import Testing
         #expect(server.process.terminationStatus == 0)
         #expect(client.isClosedByPeer())
         let log = String(decoding: server.out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(log.contains(" GET /ring.svg?p=72 200 \(response.body.count) "))
-        #expect(log.hasSuffix(" miss\n"))
+        #expect(log.contains(" \"GET /ring.svg?p=72 HTTP/1.1\" 200 \(response.body.count) "), "\(log)")
+        #expect(log.contains(" miss svg "), "\(log)")
         // Under `swift test --sanitize=…` the server is instrumented too: it must report nothing.
         let diagnostics = String(decoding: server.err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(!diagnostics.contains("Sanitizer"), "\(diagnostics)")
@@ -543,7 +543,10 @@ import Testing
         kill(server.process.processIdentifier, SIGTERM)
         server.process.waitUntilExit()
         let log = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        #expect(log.contains(" HEAD /ring.svg?p=5 200 0 ") && log.hasSuffix(" miss\n"), "\(log)")
+        // nginx's combined format, then duration, cache, format and request id.
+        let combined =
+            #/^127\.0\.0\.1 - - \[\d\d/[A-Z][a-z]{2}/\d{4}:\d\d:\d\d:\d\d\.\d{3} \+0000\] "HEAD /ring\.svg\?p=5 HTTP/1\.1" 200 0 "-" "-" \d+ miss svg [0-9a-f]{16}-[0-9a-f]+-[0-9a-f]+\n$/#
+        #expect(log.wholeMatch(of: combined) != nil, "\(log)")
         #expect(try Self.run(["serve", "--port", "0", "--access-log", "/nonexistent/dir/log"]).status == 1)
     }
 
@@ -555,10 +558,14 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let server = try ServeProcess(["--access-log", path, "--access-log-format", "json"])
         let client = try RawClient(port: server.port)
-        client.send("GET /ring.svg?p=5&label=%22%7D%0A HTTP/1.1\r\nHost: x\r\n\r\n")
-        let body = try #require(client.readResponse()).body
-        client.send("GET /nope HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.readResponse()?.status == 404)
+        client.send(
+            "GET /ring.svg?p=5&label=%22%7D%0A HTTP/1.1\r\nHost: x\r\nUser-Agent: probe \"1\"\r\n"
+                + "Referer: https://example.com/readme\r\nX-Request-Id: abc-123\r\n\r\n")
+        let first = try #require(client.readResponse())
+        #expect(first.header("X-Request-Id") == "abc-123")
+        client.send("GET /nope HTTP/1.1\r\nHost: x\r\nX-Request-Id: not ok\r\n\r\n")
+        let second = try #require(client.readResponse())
+        #expect(second.status == 404)
         kill(server.process.processIdentifier, SIGTERM)
         server.process.waitUntilExit()
         let lines = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n")
@@ -566,12 +573,26 @@ import Testing
         let records = try lines.map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
         }
-        #expect(records.first?["path"] as? String == "/ring.svg")
-        #expect(records.first?["query"] as? String == "p=5&label=%22%7D%0A")
-        #expect(records.first?["status"] as? Int == 200 && records.first?["bytes"] as? Int == body.count)
-        #expect(records.first?["cache"] as? String == "miss" && records.first?["method"] as? String == "GET")
-        #expect((records.first?["time"] as? String)?.hasSuffix("Z") == true && records.first?["us"] is Int)
-        #expect(records.last?["path"] as? String == "/nope" && records.last?["status"] as? Int == 404)
+        let keys = [
+            "time", "client", "method", "target", "status", "bytes", "duration_us", "cache", "format", "user_agent",
+            "referer", "request_id",
+        ]
+        #expect(records.allSatisfy { Set($0.keys) == Set(keys) })
+        let ring = records[0]
+        #expect(ring["target"] as? String == "/ring.svg?p=5&label=%22%7D%0A")
+        #expect(ring["client"] as? String == "127.0.0.1" && ring["method"] as? String == "GET")
+        #expect(ring["status"] as? Int == 200 && ring["bytes"] as? Int == first.body.count)
+        #expect(ring["cache"] as? String == "miss" && ring["format"] as? String == "svg")
+        #expect(ring["user_agent"] as? String == "probe \"1\"")
+        #expect(
+            ring["referer"] as? String == "https://example.com/readme" && ring["request_id"] as? String == "abc-123")
+        #expect((ring["time"] as? String)?.wholeMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/#) != nil)
+        #expect(ring["duration_us"] is Int)
+        let notFound = records[1]
+        #expect(notFound["target"] as? String == "/nope" && notFound["status"] as? Int == 404)
+        // An id that is not a plain token is replaced by one made here, and echoed.
+        #expect(notFound["request_id"] as? String == second.header("X-Request-Id"))
+        #expect(notFound["request_id"] as? String != "not ok" && notFound["format"] as? String == "text")
         #expect(try Self.run(["serve", "--port", "0", "--access-log-format", "xml"]).status == 2)
     }
 

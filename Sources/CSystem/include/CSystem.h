@@ -35,8 +35,9 @@ static inline void csystem_prefetch(const void *address) { __builtin_prefetch(ad
 /// sendmsg(2) of `count` buffers with MSG_NOSIGNAL: the head and shared body of responses in one call.
 long csystem_send_buffers(int fd, const struct iovec *buffers, int count);
 
-/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block.
-int csystem_accept_nonblocking(int fd);
+/// accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC, so accepted sockets never block; the peer's
+/// address is written to `peer`.
+int csystem_accept_nonblocking(int fd, struct sockaddr_storage *peer);
 
 /// The epoll_event's user data as the file descriptor it was registered with.
 static inline int csystem_epoll_event_fd(const struct epoll_event *event) { return event->data.fd; }

@@ -41,6 +41,31 @@ package struct HTTPDate {
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
     }
 
+    /// `2026-11-29T21:26:14.123Z`: ``iso8601(_:)`` to the millisecond, for logs.
+    package static func iso8601(milliseconds: Int) -> String {
+        let parts = utc(milliseconds / 1000)
+        return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(three(milliseconds % 1000))Z"
+    }
+
+    /// `29/Nov/2026:21:26:14.123 +0000`: nginx's `$time_local` in UTC, to the millisecond.
+    package static func common(milliseconds: Int) -> String {
+        let parts = utc(milliseconds / 1000)
+        return "\(two(parts.tm_mday))/\(months[Int(parts.tm_mon)])/\(parts.tm_year + 1900):"
+            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(three(milliseconds % 1000)) +0000"
+    }
+
+    private static func three(_ value: Int) -> String {
+        value < 10 ? "00\(value)" : value < 100 ? "0\(value)" : "\(value)"
+    }
+
+    /// Milliseconds since 1970, from the system's real-time clock.
+    package static func nowMilliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
+    }
+
     private static func utc(_ seconds: Int) -> tm {
         var t = time_t(seconds)
         var parts = tm()

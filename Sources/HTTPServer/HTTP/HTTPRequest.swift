@@ -14,12 +14,21 @@ package struct HTTPRequest: Sendable {
     /// The event loop (0..<`ServerConfiguration.eventLoops`) answering this request. Responders
     /// can keep per-loop state under it that no other thread contends for.
     package var eventLoop = 0
+    /// The address of the connection's peer (``ClientAddress/unknown`` for a request made in
+    /// process).
+    package var client = ClientAddress.unknown
     /// Whether any `If-…` field is present, so a responder can skip evaluating preconditions
     /// on the common request that has none without looking at every field.
     package let hasPreconditions: Bool
 
     let head: [UInt8]
     let fields: [Field]
+    /// The first `X-Request-Id` field's value, found while parsing: a responder asks for it on
+    /// every request, and a search by name would cost each one.
+    private let requestIDField: Range<Int>?
+
+    /// The value of the first `X-Request-Id` field.
+    package var requestID: String? { requestIDField.map { String(decoding: head[$0], as: UTF8.self) } }
 
     struct Field: Sendable {
         var name: Range<Int>
@@ -28,8 +37,9 @@ package struct HTTPRequest: Sendable {
 
     init(
         method: HTTPMethod, path: String, query: String, minorVersion: Int, keepAlive: Bool,
-        hasPreconditions: Bool, head: [UInt8], fields: [Field]
+        hasPreconditions: Bool, requestID: Range<Int>? = nil, head: [UInt8], fields: [Field]
     ) {
+        self.requestIDField = requestID
         self.method = method
         self.path = path
         self.query = query
@@ -62,6 +72,24 @@ package struct HTTPRequest: Sendable {
             return String(decoding: head[field.value], as: UTF8.self)
         }
         return nil
+    }
+
+    /// The values of every field called `name`, in order: a list field such as
+    /// `X-Forwarded-For` may be sent in several lines.
+    package func headerValues(_ name: String) -> [String] {
+        let wanted = Array(name.utf8)
+        return fields.filter { $0.name.count == wanted.count && matches($0.name, wanted) }.map {
+            String(decoding: head[$0.value], as: UTF8.self)
+        }
+    }
+
+    /// The request target as the client sent it, before any decoding: what an access log
+    /// records.
+    package var target: String {
+        guard let first = head.firstIndex(of: UInt8(ascii: " ")) else { return "" }
+        let start = first + 1
+        let end = head[start...].firstIndex(where: { $0 == UInt8(ascii: " ") || $0 == 0x0D }) ?? head.endIndex
+        return String(decoding: head[start..<end], as: UTF8.self)
     }
 
     private func matches(_ range: Range<Int>, _ wanted: [UInt8]) -> Bool {

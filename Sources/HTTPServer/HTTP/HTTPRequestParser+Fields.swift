@@ -29,6 +29,7 @@ extension HTTPRequestParser {
         var connectionKeepAlive = false
         var expectsContinue = false
         var hasPreconditions = false
+        var requestID: Range<Int>?
         var lineStart = firstLineFeed + 1
         while lineStart < head.count {
             var index = lineStart
@@ -52,6 +53,8 @@ extension HTTPRequestParser {
                 transferEncoding = true
             case 10 where Self.equalsLowercase(head, field.name, "connection"):
                 Self.connectionTokens(head, field.value, close: &connectionClose, keepAlive: &connectionKeepAlive)
+            case 12 where requestID == nil && Self.equalsLowercase(head, field.name, "x-request-id"):
+                requestID = field.value
             case 6 where Self.equalsLowercase(head, field.name, "expect"):
                 guard Self.equalsLowercase(head, field.value, "100-continue") else { throw .expectationFailed }
                 expectsContinue = true
@@ -78,7 +81,7 @@ extension HTTPRequestParser {
         let keepAlive = !connectionClose && (line.minorVersion >= 1 || connectionKeepAlive)
         let request = HTTPRequest(
             method: line.method, path: line.path, query: line.query, minorVersion: line.minorVersion,
-            keepAlive: keepAlive, hasPreconditions: hasPreconditions, head: head, fields: fields)
+            keepAlive: keepAlive, hasPreconditions: hasPreconditions, requestID: requestID, head: head, fields: fields)
         return Head(request: request, contentLength: length, expectsContinue: expectsContinue && length > 0)
     }
 

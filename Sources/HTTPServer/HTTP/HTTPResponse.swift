@@ -11,12 +11,12 @@ import Primitives
 /// `@unchecked Sendable`: a permanent block's bytes are written once, before the block is
 /// returned, and never changed or freed.
 package struct HTTPHeaderBlock: @unchecked Sendable {
-    private enum Storage {
+    fileprivate enum Storage {
         case counted([UInt8])
         case permanent(UnsafeBufferPointer<UInt8>)
     }
 
-    private let storage: Storage
+    fileprivate let storage: Storage
 
     /// `Name: value\r\n` lines.
     package var bytes: [UInt8] {
@@ -47,7 +47,7 @@ package struct HTTPHeaderBlock: @unchecked Sendable {
         }
     }
 
-    private init(storage: Storage) {
+    fileprivate init(storage: Storage) {
         self.storage = storage
     }
 
@@ -173,6 +173,9 @@ package struct HTTPResponse: Sendable {
     package var sharedHeaders: HTTPHeaderBlock
     /// This response's own header lines, written after the shared ones.
     package var headers: HTTPHeaderBlock
+    /// Lines for this one request (a request id), written last: a cached response's blocks
+    /// stay shared.
+    package var requestHeaders: HTTPHeaderBlock = .empty
     package var body: [UInt8]
 
     package init(
@@ -201,6 +204,7 @@ package struct HTTPResponse: Sendable {
 }
 
 extension HTTPHeaderBlock {
-    /// No header lines.
-    package static let empty = HTTPHeaderBlock([])
+    /// No header lines: permanent, so the many responses that carry it (every answer's
+    /// ``HTTPResponse/requestHeaders`` without a request id) copy it without a reference count.
+    package static let empty = HTTPHeaderBlock(storage: .permanent(UnsafeBufferPointer(start: nil, count: 0)))
 }

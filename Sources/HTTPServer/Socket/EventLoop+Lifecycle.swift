@@ -30,6 +30,7 @@ extension EventLoop {
             guard connections.removeValue(forKey: connection.fd) != nil else { return }
             poller.close(connection.fd)
             statistics.open.subtract(1, ordering: .relaxed)
+            clients.release(connection.client)
         }
     }
 

@@ -121,6 +121,7 @@ extension EventLoop {
                 guard let next = try connection.parser.next() else { return }
                 request = next
                 request.eventLoop = index
+                request.client = connection.client
             } catch {
                 statistics.errors.add(1, ordering: .relaxed)
                 let response = HTTPResponse.text(error.status, error.reason + "\n")

@@ -39,6 +39,8 @@ final class EventLoop: PollHandler, @unchecked Sendable {
     private let limits: HTTPRequestParser.Limits
     let responder: any HTTPResponder
     let statistics: ServerStatistics
+    /// Connections open per client address, shared by the loops.
+    let clients: ClientConnections
     let poller: any Poller
     let mailbox: ReplyMailbox
     var listener: Int32?
@@ -66,9 +68,10 @@ final class EventLoop: PollHandler, @unchecked Sendable {
 
     init(
         index: Int, listener: Int32, configuration: ServerConfiguration, responder: any HTTPResponder,
-        statistics: ServerStatistics
+        statistics: ServerStatistics, clients: ClientConnections
     ) throws(SocketError) {
         self.index = index
+        self.clients = clients
         self.configuration = configuration
         self.limits = HTTPRequestParser.Limits(configuration)
         self.responder = responder
@@ -224,8 +227,9 @@ final class EventLoop: PollHandler, @unchecked Sendable {
 
     func acceptConnections(now: Double) {
         guard let listener else { return }
+        var peer = sockaddr_storage()
         while true {
-            let fd = SocketCalls.acceptNonBlocking(listener)
+            let fd = SocketCalls.acceptNonBlocking(listener, peer: &peer)
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED: continue
@@ -244,18 +248,26 @@ final class EventLoop: PollHandler, @unchecked Sendable {
                 close(fd)
                 continue
             }
+            let address = ClientAddress(peer) ?? .unknown
+            guard clients.admit(address) else {
+                statistics.refusedClient.add(1, ordering: .relaxed)
+                close(fd)
+                continue
+            }
             // Responses go out at once, not held back to coalesce (Nagle). A socket that
             // refuses the option or the poller is broken: it is closed, not served.
             var on: Int32 = 1
             guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size)) == 0,
                 poller.add(fd, .readable)
             else {
+                clients.release(address)
                 close(fd)
                 continue
             }
             statistics.open.add(1, ordering: .relaxed)
             nextSerial &+= 1
-            connections[fd] = Connection(fd: fd, serial: nextSerial, limits: limits, now: now, interest: .readable)
+            connections[fd] = Connection(
+                fd: fd, serial: nextSerial, client: address, limits: limits, now: now, interest: .readable)
         }
     }
 }

@@ -16,6 +16,7 @@ enum ResponseSerializer {
             out.append(contentsOf: "\r\n".utf8)
             response.sharedHeaders.write(to: &out)
             response.headers.write(to: &out)
+            if response.requestHeaders.count > 0 { response.requestHeaders.write(to: &out) }
             if !response.status.forbidsContent {
                 out.append(contentsOf: "Content-Length: ".utf8)
                 appendInteger(response.body.count, to: &out)

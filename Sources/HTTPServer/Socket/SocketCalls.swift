@@ -60,12 +60,17 @@ package enum SocketCalls {
         }
     #endif
 
-    /// Accepts a connection as a non-blocking, close-on-exec socket; -1 with `errno` set.
-    static func acceptNonBlocking(_ listener: Int32) -> Int32 {
+    /// Accepts a connection as a non-blocking, close-on-exec socket, writing its peer's
+    /// address to `peer`; -1 with `errno` set.
+    static func acceptNonBlocking(_ listener: Int32, peer: inout sockaddr_storage) -> Int32 {
         #if os(Linux)
-            return csystem_accept_nonblocking(listener)
+            return csystem_accept_nonblocking(listener, &peer)
         #else
-            return configured(accept(listener, nil, nil), noSigPipe: true)
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
+            return configured(fd, noSigPipe: true)
         #endif
     }
 

@@ -26,7 +26,7 @@ extension RingService {
         func failure(_ message: String) -> ImageOutcome {
             .now(
                 errorResponse(message: message, format: format, request: request, query: query, remember: false),
-                hit: false)
+                cache: .miss)
         }
         guard let sources, let url = spec.source else {
             return failure("src: live values are disabled on this server (ring serve --source-allow HOSTS)")
@@ -41,7 +41,7 @@ extension RingService {
             // On the fetch's thread: render here if cheap, else on the pool, which answers.
             let outcome = resolve(spec, answer, request: request, format: format, reply: reply, started: started)
             if case .now(let response, _) = outcome {
-                reply.send(finish(request, format == .svg ? .svg : .png, response, "miss", started))
+                reply.send(finish(request, format == .svg ? .svg : .png, response, .miss, started))
             }
         }
         guard let now else { return .later }
@@ -58,7 +58,7 @@ extension RingService {
         func failure(_ message: String) -> ImageOutcome {
             .now(
                 errorResponse(message: message, format: format, request: request, query: query, remember: false),
-                hit: false)
+                cache: .miss)
         }
         switch answer {
         case .failure(let problem):

@@ -11,9 +11,10 @@ import Primitives
 /// One line per request, appended to an in-memory buffer and written out by a Dispatch timer
 /// (or when the buffer passes 64 KiB), so the request path never waits on a disk or a pipe.
 ///
-/// Line format: `2026-11-29T21:26:14Z GET /ring.svg?p=72 200 1234 15us hit`, or with
-/// ``Format/json`` one JSON object a line, for log collectors that parse fields:
-/// `{"time":"2026-11-29T21:26:14Z","method":"GET","path":"/ring.svg","query":"p=72","status":200,"bytes":1234,"us":15,"cache":"hit"}`.
+/// Line format: nginx's `combined`, then duration in µs, cache outcome, format and request id:
+/// `192.0.2.7 - - [29/Nov/2026:21:26:14.123 +0000] "GET /ring.svg?p=72 HTTP/1.1" 200 1234 "-" "curl/8.5.0" 15 hit svg 1f3a9c0d2e4b5a68-1`,
+/// or with ``Format/json`` one JSON object a line with the same fields
+/// (docs/operations.md, "Access log").
 package final class AccessLog: Sendable {
     /// How a line is written.
     package enum Format: String, Sendable, CaseIterable {
@@ -138,42 +139,127 @@ package final class AccessLog: Sendable {
     /// file.
     package func reopen() -> AccessLogError? { sink.reopen() }
 
-    /// Appends one line.
-    package func record(
-        method: String, path: String, query: String, status: Int, bytes: Int, microseconds: Int, cache: String
-    ) {
-        guard sink.isEnabled else { return }
-        let now = HTTPDate.iso8601(Int(time(nil)))
-        var line: [UInt8]
-        switch format {
-        case .text:
-            var text = "\(now) \(method) \(path)"
-            if !query.isEmpty { text += "?\(query)" }
-            text += " \(status) \(bytes) \(microseconds)us \(cache)\n"
-            line = Array(text.utf8)
-        case .json:
-            // Every string escaped: nothing from a request can end a field or the line.
-            var json = JSONWriter()
-            json.object { json in
-                for (key, value) in [("time", now), ("method", method), ("path", path), ("query", query)] {
-                    json.key(key)
-                    json.string(value)
-                }
-                for (key, value) in [("status", status), ("bytes", bytes), ("us", microseconds)] {
-                    json.key(key)
-                    json.number(value)
-                }
-                json.key("cache")
-                json.string(cache)
-            }
-            line = json.bytes
-            line.append(UInt8(ascii: "\n"))
+    /// Whether an answer came from the response cache.
+    package enum CacheOutcome: String, Sendable {
+        /// Found in the cache, by the query's text or the ring's digest.
+        case hit
+        /// Made for this request and not stored: a cheap ring asked for the first time, an
+        /// error image, a live ring, a description.
+        case miss
+        /// Rendered and stored.
+        case stored
+        /// Not a ring, or not rendered (a refusal).
+        case none = "-"
+    }
+
+    /// What one line says about one request.
+    package struct Entry: Sendable {
+        package var client: String
+        package var method: String
+        /// The request target as received.
+        package var target: String
+        package var minorVersion: Int
+        package var status: Int
+        /// Body bytes sent (0 for HEAD).
+        package var bytes: Int
+        package var microseconds: Int
+        package var cache: CacheOutcome
+        /// What was answered: `svg`, `png`, `json`, `html` or `text`.
+        package var format: String
+        package var userAgent: String
+        package var referer: String
+        package var requestID: String
+
+        package init(
+            client: String, method: String, target: String, minorVersion: Int, status: Int, bytes: Int,
+            microseconds: Int, cache: CacheOutcome, format: String, userAgent: String, referer: String,
+            requestID: String
+        ) {
+            self.client = client
+            self.method = method
+            self.target = target
+            self.minorVersion = minorVersion
+            self.status = status
+            self.bytes = bytes
+            self.microseconds = microseconds
+            self.cache = cache
+            self.format = format
+            self.userAgent = userAgent
+            self.referer = referer
+            self.requestID = requestID
         }
+    }
+
+    /// Appends one line for `entry`, stamped with the time now.
+    package func record(_ entry: Entry) {
+        guard sink.isEnabled else { return }
+        var line = Self.line(entry, milliseconds: HTTPDate.nowMilliseconds(), format: format)
+        line.append(UInt8(ascii: "\n"))
         let full = sink.buffer.withLock { buffer -> Bool in
             buffer.append(contentsOf: line)
             return buffer.count >= Self.flushThreshold
         }
         if full { sink.flush() }
+    }
+
+    /// One line, without its newline: nginx's `combined` format with our fields after it, or
+    /// one JSON object. Nothing from a request can end a field or the line: the text format
+    /// escapes `"`, `\\` and bytes outside printable ASCII as `\\xHH`, as nginx does; JSON
+    /// escapes every string.
+    static func line(_ entry: Entry, milliseconds: Int, format: Format) -> [UInt8] {
+        switch format {
+        case .text:
+            let request = "\(entry.method) \(entry.target) HTTP/1.\(entry.minorVersion)"
+            let text =
+                "\(entry.client) - - [\(HTTPDate.common(milliseconds: milliseconds))] \"\(escaped(request))\" "
+                + "\(entry.status) \(entry.bytes) \"\(escaped(entry.referer))\" \"\(escaped(entry.userAgent))\" "
+                + "\(entry.microseconds) \(entry.cache.rawValue) \(entry.format) \(escaped(entry.requestID))"
+            return Array(text.utf8)
+        case .json:
+            var json = JSONWriter()
+            json.object { json in
+                let strings = [
+                    ("time", HTTPDate.iso8601(milliseconds: milliseconds)), ("client", entry.client),
+                    ("method", entry.method), ("target", entry.target),
+                ]
+                for (key, value) in strings {
+                    json.key(key)
+                    json.string(value)
+                }
+                for (key, value) in [
+                    ("status", entry.status), ("bytes", entry.bytes), ("duration_us", entry.microseconds),
+                ] {
+                    json.key(key)
+                    json.number(value)
+                }
+                let more = [
+                    ("cache", entry.cache.rawValue), ("format", entry.format), ("user_agent", entry.userAgent),
+                    ("referer", entry.referer), ("request_id", entry.requestID),
+                ]
+                for (key, value) in more {
+                    json.key(key)
+                    json.string(value)
+                }
+            }
+            return json.bytes
+        }
+    }
+
+    /// `text` as nginx writes a variable into its log: `"`, `\\`, control bytes and bytes past
+    /// ASCII as `\\xHH`; an empty value as `-`.
+    static func escaped(_ text: String) -> String {
+        guard !text.isEmpty else { return "-" }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
+        let hex = Array("0123456789ABCDEF".utf8)
+        for byte in text.utf8 {
+            if byte < 0x20 || byte >= 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                out += [UInt8(ascii: "\\"), UInt8(ascii: "x"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Writes out what is buffered.

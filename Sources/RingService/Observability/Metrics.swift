@@ -315,6 +315,10 @@ package final class Metrics: Sendable {
             "ring_connections_refused_total", "counter",
             "Connections closed at once because the connection cap was reached.", server.refusedConnections)
         single(
+            "ring_client_connections_refused_total", "counter",
+            "Connections closed at once because their client address held --max-connections-per-client.",
+            server.refusedClientConnections)
+        single(
             "ring_protocol_errors_total", "counter", "Requests the server rejected as malformed HTTP.",
             server.protocolErrors)
         single(
