@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Checks deploy/kubernetes.yaml and deploy/servicemonitor.yaml without a cluster: they parse and
-hold a Deployment, a Service, a HorizontalPodAutoscaler, a PodDisruptionBudget and a
+hold a Deployment, a Service, a HorizontalPodAutoscaler, a PodDisruptionBudget, an Ingress and a
 ServiceMonitor. The Deployment names the image of this release (the version in the source, not
 `latest`); has probes on /healthz with timeouts that hold under load, resource requests and
 limits, a non-root user, a port matching the Service, and the prometheus.io scrape annotations
 on that port; its CPU request equals its whole-CPU limit (the quota the loop and render thread
 counts come from); its memory request and limit cover the memory formula of docs/operations.md
 for its flags and CPUs; its grace period covers the drain deadline. The disruption budget and
-the ServiceMonitor select the Deployment's pods and Service. Needs PyYAML."""
+the ServiceMonitor select the Deployment's pods and Service. The autoscaler scales that
+Deployment (apps/v1) between at least 2 replicas and a larger maximum, on CPU utilisation,
+which needs the CPU request checked above. The Ingress routes exactly the public paths
+(/ring.svg, /ring.png, /ring.json and /, each Exact) to a port the Service has, and nothing
+else: never /metrics. Needs PyYAML."""
 import re
 import sys
 
@@ -18,9 +22,9 @@ documents += [d for d in yaml.safe_load_all(open("deploy/servicemonitor.yaml")) 
 kinds = {d["kind"]: d for d in documents}
 problems = []
 # 5 kinds, 2 probes, 2 probe timeouts, 2 resource parts, CPU, image, annotations, non-root, ports,
-# autoscaler target, budget, monitor selector, monitor port, 2 memory, grace
-checks = 24
-for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "ServiceMonitor"):
+# autoscaler target, budget, monitor selector, monitor port, 2 memory, grace, 3 autoscaler, 3 ingress
+checks = 31
+for kind in ("Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "Ingress", "ServiceMonitor"):
     if kind not in kinds:
         problems.append(f"no {kind}")
 deployment = kinds.get("Deployment", {})
@@ -111,9 +115,34 @@ port_names = {p.get("name") for p in container.get("ports", [])}
 service_targets = {p.get("targetPort") for p in kinds.get("Service", {}).get("spec", {}).get("ports", [])}
 if not service_targets <= port_names:
     problems.append(f"Service targets {service_targets} not among container ports {port_names}")
-target = kinds.get("HorizontalPodAutoscaler", {}).get("spec", {}).get("scaleTargetRef", {})
-if target.get("name") != deployment.get("metadata", {}).get("name"):
+autoscaler = kinds.get("HorizontalPodAutoscaler", {}).get("spec", {})
+target = autoscaler.get("scaleTargetRef", {})
+if (target.get("name"), target.get("kind"), target.get("apiVersion")) != (
+        deployment.get("metadata", {}).get("name"), "Deployment", "apps/v1"):
     problems.append("HorizontalPodAutoscaler does not scale the Deployment")
+low, high = autoscaler.get("minReplicas", 1), autoscaler.get("maxReplicas", 0)
+if not 2 <= low < high:
+    problems.append(f"HorizontalPodAutoscaler replicas {low}..{high}: at least 2, and room to grow")
+cpu = [m for m in autoscaler.get("metrics", []) if m.get("type") == "Resource"
+       and m.get("resource", {}).get("name") == "cpu"
+       and m.get("resource", {}).get("target", {}).get("type") == "Utilization"
+       and 0 < m["resource"]["target"].get("averageUtilization", 0) <= 90]
+if not cpu:
+    problems.append("HorizontalPodAutoscaler does not scale on CPU utilisation (at most 90 %)")
+ingress = kinds.get("Ingress", {}).get("spec", {})
+routes = [(path.get("path"), path.get("pathType"), path.get("backend", {}).get("service", {}))
+          for rule in ingress.get("rules", []) for path in rule.get("http", {}).get("paths", [])]
+public = {"/ring.svg", "/ring.png", "/ring.json", "/"}
+if sorted(r[0] for r in routes) != sorted(public) or any(r[1] != "Exact" for r in routes):
+    problems.append(f"Ingress routes {[(r[0], r[1]) for r in routes]}, not exactly {sorted(public)} (Exact)")
+service_ports = kinds.get("Service", {}).get("spec", {}).get("ports", [])
+if not all(r[2].get("name") == kinds.get("Service", {}).get("metadata", {}).get("name")
+           and (r[2].get("port", {}).get("name") in {p.get("name") for p in service_ports}
+                or r[2].get("port", {}).get("number") in {p.get("port") for p in service_ports})
+           for r in routes):
+    problems.append("Ingress sends a path to something other than the Service's port")
+if ingress.get("defaultBackend") or any("metrics" in (r[0] or "") for r in routes):
+    problems.append("Ingress reaches /metrics (or has a default backend)")
 for problem in problems:
     print("FAIL", problem)
 print(f"check-kubernetes: {len(documents)} documents; {checks - len(problems)} passed, {len(problems)} failed")
