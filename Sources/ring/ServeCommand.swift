@@ -389,6 +389,9 @@ enum ServeCommand {
         var service = ServiceConfiguration()
         var accessLog = AccessLogSettings()
         var fontPaths: [String] = []
+        /// The flags given on the command line: start-up never changes them to fit a memory
+        /// limit.
+        var given: Set<String> = []
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -399,8 +402,26 @@ enum ServeCommand {
         guard let (fonts, warnings) = FontLoading.load(paths: settings.fontPaths, limits: settings.service.fontLimits)
         else { return 1 }
         settings.service.fonts = fonts
+        var memory: String
+        switch MemoryFormula.fit(
+            server: settings.server, service: settings.service, limit: MemoryBudget.limitBytes, given: settings.given)
+        {
+        case .within(let total, let limit):
+            memory = "memory: \(MemoryFormula.mebibytes(total)) by the formula"
+            if let limit { memory += ", within the limit of \(MemoryFormula.mebibytes(limit))" }
+        case .fitted(let service, let total, let limit, let changes):
+            settings.service = service
+            memory =
+                "memory: \(changes.joined(separator: ", ")) to fit the limit of \(MemoryFormula.mebibytes(limit)) "
+                + "(\(MemoryFormula.mebibytes(total)) by the formula)"
+        case .refused(let reason):
+            var stderr = StandardError()
+            print("ring: \(reason)", to: &stderr)
+            return 1
+        }
         return serve(
-            server: settings.server, service: settings.service, accessLog: settings.accessLog, warnings: warnings)
+            server: settings.server, service: settings.service, accessLog: settings.accessLog, warnings: warnings,
+            memory: memory)
     }
 
     /// `HOST` and `PORT`, then `arguments`, as `ring serve` reads them (`ring healthcheck` reads
@@ -451,6 +472,7 @@ enum ServeCommand {
             guard flag.apply(value!, &settings.server, &settings.service, &settings.accessLog) else {
                 Usage.fail("\(name): '\(value!)' is not a valid \(flag.value)", help: help)
             }
+            settings.given.insert(name)
             index += 1
         }
         let sources = settings.service.sources
@@ -465,7 +487,7 @@ enum ServeCommand {
 
     private static func serve(
         server configuration: ServerConfiguration, service: ServiceConfiguration, accessLog: AccessLogSettings,
-        warnings: [String]
+        warnings: [String], memory: String
     ) -> Int32 {
         var stderr = StandardError()
         let log: AccessLog
@@ -499,7 +521,7 @@ enum ServeCommand {
             signal(SIGUSR2, SIG_IGN)
             let port = try server.start()
             print(
-                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary))",
+                "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary); \(memory))",
                 to: &stderr)
             FontLoading.warn(warnings)
         } catch {
