@@ -8,7 +8,8 @@ Starts `ring serve`, opens /?p=72&slice=0.45 and checks the controls, the previe
 and the snippets; changes controls and checks everything follows; checks errors from the
 service are shown next to the controls they name and that the snippets refuse an invalid query;
 checks the groups, the slider values, the presets, the alt text, the PNG note and the footer,
-and a live ring (src=) reading a document this script serves on loopback;
+a live ring (src=) reading a document this script serves on loopback, and a name the page has
+no control for kept in the URL with its error in the status line;
 then, at 1280 x 900 and at 390 x 844, in the light and the dark scheme, that the preview stays in
 view while the controls scroll. Last, that the browser logged no error (a CSP violation would be
 one). With --screenshots DIR, saves the four layouts as DIR/playground-{desktop,phone}-{light,dark}.png.
@@ -302,6 +303,20 @@ try:
         wait.until(lambda d: preview_loaded() > 0)
     check("every preset is a valid ring", driver.execute_script(
         "return document.getElementById('invalid').hidden"))
+
+    # A name the page has no control for is kept, in the URL, the preview and the snippets,
+    # with the service's error for it in the status line; a change to a control keeps it too.
+    driver.get(base + "/?p=72&colour=red")
+    wait.until(lambda d: driver.find_element(By.ID, "status").text != "")
+    check("an unknown name stays in the page's URL, the preview and /ring.json's link",
+          "colour=red" in driver.current_url and "colour=red" in preview_src()
+          and "colour=red" in driver.find_element(By.ID, "json-link").get_attribute("href"))
+    check("its error is beside the form, in the status line",
+          "colour: is not a parameter" in driver.find_element(By.ID, "status").text)
+    set_field("size", "150")
+    wait.until(lambda d: "size=150" in preview_src())
+    check("a change to a control keeps the unknown name", "colour=red" in driver.current_url
+          and driver.current_url.index("size=150") < driver.current_url.index("colour=red"))
 
     # Layout: the preview in view beside the controls on a desktop, above them and following on
     # a phone; light and dark.

@@ -277,9 +277,16 @@ enum PlaygroundMarkup {
 
         document.getElementById("use-dark").addEventListener("click", () => { controls.theme.value = "dark"; update(); });
 
+        // Names the page has no control for (a misspelt `colour`, a parameter of a newer
+        // server), kept from the query it loaded, in order, so the URL, the preview and the
+        // snippets keep them and /ring.json's error for each shows in the status line.
+        let unknown = [];
+
         // The controls from a query string: the page's own, or a preset's.
         function load(search) {
           const params = new URLSearchParams(search);
+          const known = new Set(fields.map(field => field.name));
+          unknown = [...params].filter(([name]) => !known.has(name));
           for (const field of fields) {
             const input = controls[field.name];
             const value = params.get(field.name);
@@ -299,6 +306,7 @@ enum PlaygroundMarkup {
             const required = field.name === "p" && controls.src.value.trim() === "";
             if (required || (value !== "" && value !== field.def)) params.append(field.name, value);
           }
+          for (const [name, value] of unknown) params.append(name, value);
           // Commas separate list items (p=72,45,90) and need no escape in a query.
           return params.toString().replace(/%2C/gi, ",");
         }
