@@ -370,7 +370,7 @@ import Testing
     }
 
     /// A flood of distinct sources on one host: at most --source-per-host fetches at once,
-    /// --source-queue waiting, and past the queue an error image naming the flag; a cached
+    /// --source-queue waiting, and past the queue a 503 error image naming the flag; a cached
     /// ring is answered at once meanwhile.
     @Test func aFloodOfSourcesStaysWithinThePerHostLimit() throws {
         let (service, documents) = try Self.live { configuration in
@@ -391,10 +391,16 @@ import Testing
         var refused = 0
         for later in waiting {
             let answer = InProcessService.answer(try #require(later.wait()))
-            #expect(answer.status == 200)
+            #expect(answer.header("Content-Type") == "image/svg+xml; charset=utf-8" && answer.text.hasPrefix("<svg"))
             switch answer.header("X-Ring-Error") {
-            case nil: drawn += 1
-            case "src: 20 fetches already wait for 127.0.0.1 (--source-queue)": refused += 1
+            case nil:
+                #expect(answer.status == 200)
+                drawn += 1
+            case "src: 20 fetches already wait for 127.0.0.1 (--source-queue)":
+                // Refused for load: an image still, but 503, retried in a second, kept nowhere.
+                #expect(answer.status == 503)
+                #expect(answer.header("Retry-After") == "1" && answer.header("Cache-Control") == "no-store")
+                refused += 1
             case let other: Issue.record("\(other ?? "")")
             }
         }

@@ -66,9 +66,21 @@ extension RingService {
                 }
                 return bytes
             }()
-        return HTTPResponse(
+        return refusalResponse(refusal.rawValue, format: format, body: body)
+    }
+
+    /// A refusal whose words name more than a reason (a live source's host and the flag that
+    /// holds it back), made each time: the fetch scheduler bounds how often it happens.
+    func refusal(message: String, query: ResponseCache.Query, loop: Int) -> HTTPResponse {
+        let format: ImageFormat = query.format == ImageFormat.png.code ? .png : .svg
+        let answer = RingImage.error(message: message, query: query.text, format: format, fonts: fonts(loop))
+        return refusalResponse(message, format: format, body: answer.render())
+    }
+
+    private func refusalResponse(_ words: String, format: ImageFormat, body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(
             status: .serviceUnavailable, shared: refusalHeaders[format.index],
-            headers: HTTPHeaderBlock(name: "X-Ring-Error", value: refusal.rawValue), body: body)
+            headers: HTTPHeaderBlock(name: "X-Ring-Error", value: Self.headerSafe(words)), body: body)
     }
 
     /// The constant lines of a refusal image in each format.
