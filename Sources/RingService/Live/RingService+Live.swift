@@ -64,7 +64,8 @@ extension RingService {
         case .failure(let problem) where problem.kind == .busy:
             // Refused for load, not for what the URL says: a 503 image, retried in a second
             // and kept by no cache, as the render queue's refusals are.
-            return .now(refusal(message: "src: \(problem.message)", query: query, loop: request.eventLoop), cache: .none)
+            return .now(
+                refusal(message: "src: \(problem.message)", query: query, loop: request.eventLoop), cache: .none)
         case .failure(let problem):
             return failure("src: \(problem.message)")
         case .document(let document, let freshFor, let stale):
