@@ -198,7 +198,8 @@ public struct RingImage: Sendable {
         if format == .svg { box.scale = 1 }
         return ErrorAnswer(
             message: message, format: format, box: box, fonts: fonts,
-            digest: RingDigest(of: "\(box.size)@\(box.scale) \(message)"))
+            digest: RingDigest(
+                of: "v\(ErrorScene.layoutVersion) \(box.size)@\(box.scale)\(box.half ? " half" : "") \(message)"))
     }
 
     /// An error image's identity, and its bytes (the service renders them only on a miss).

@@ -31,18 +31,65 @@ import Testing
         #expect(inspector.isWellFormed)
         #expect(Set(inspector.elements.map(\.name)) == ["svg", "title", "rect", "text"])
         let text = Self.shownText(svg)
-        #expect(text.unicodeScalars.count <= ErrorImage.messageLimit + 12)
+        // The message's limit, `ring: ` and `…`, and the space shownText puts between lines.
+        let lines = inspector.elements(named: "text").count
+        #expect(text.unicodeScalars.count <= ErrorImage.messageLimit + 12 + lines)
         #expect(text.hasSuffix("…"))
         #expect(!text.unicodeScalars.contains("\u{202E}"))
     }
 
-    /// The box is the query's `size` and `scale` when each parses, else the defaults.
+    /// The box is the query's `size`, `scale` and `half` when each parses, else the defaults.
     @Test func theBoxComesFromTheQuery() {
+        #expect(ErrorScene.Box(query: "p=64&half&target=abc") == ErrorScene.Box(half: true))
+        #expect(ErrorScene.Box(query: "half=yes&size=200") == ErrorScene.Box(size: 200, half: true))
+        #expect(ErrorScene.Box(query: "half=0&half=1") == ErrorScene.Box())
+        #expect(ErrorScene.Box(query: "half=maybe") == ErrorScene.Box())
         #expect(ErrorScene.Box(query: "p=x&size=64&scale=2") == ErrorScene.Box(size: 64, scale: 2))
         #expect(ErrorScene.Box(query: "p=1&width=500") == ErrorScene.Box(size: 120, scale: 1))
         #expect(ErrorScene.Box(query: "size=100000&scale=9") == ErrorScene.Box(size: 120, scale: 1))
         #expect(ErrorScene.Box(query: "size=64&size=200") == ErrorScene.Box(size: 120, scale: 1))
         #expect(ErrorScene.Box(query: "size=%36%34") == ErrorScene.Box(size: 120, scale: 1))
+    }
+
+    /// A half gauge's error image takes the box its ring would have had: as tall as the
+    /// ring, for every size.
+    @Test(arguments: [16, 64, 120, 333, 1024]) func aHalfGaugesErrorTakesItsRingsBox(size: Int) throws {
+        let ring = RingScene(spec: try RingSpec(query: "p=64&half&size=\(size)"))
+        let scene = ErrorScene(
+            message: "target: \"abc\" is not a decimal number", box: ErrorScene.Box(size: size, half: true))
+        #expect(scene.width == ring.width && scene.height == ring.height)
+        for line in scene.lines { #expect(line.baseline <= scene.height && line.baseline - 0.72 * scene.fontSize >= 0) }
+    }
+
+    /// Words break at spaces, then after `.` `/` `:` `,` `=` `&`, and the text shrinks to the
+    /// legible minimum before a word is broken anywhere else.
+    @Test func wordsBreakAtSpacesThenAtPunctuation() {
+        for (message, size) in [
+            ("captionColour: is not a parameter; did you mean captionColor?", 120),
+            ("backgroundColour: is not a parameter; did you mean bg?", 120),
+            ("src: example.com/coverage.json answered 404", 120), ("field: totals.lines.pct is not a number", 120),
+        ] {
+            let scene = ErrorScene(message: message, box: ErrorScene.Box(size: size))
+            let words = Set(("ring: " + message).split(separator: " ").map(String.init))
+            let pieces = scene.lines.flatMap { $0.text.split(separator: " ").map(String.init) }
+            for piece in pieces where !words.contains(piece) {
+                // A piece that is not a whole word ends at a break character, or is the rest
+                // of a word that did.
+                let word = words.first { $0.contains(piece) } ?? ""
+                #expect(
+                    piece.last.map(ErrorScene.breakAfter.contains) == true || word.hasSuffix(piece),
+                    "\(message): broken inside a word at \(piece)")
+            }
+        }
+        let url = ErrorScene(message: "src: example.com/coverage.json", box: ErrorScene.Box(size: 64))
+        #expect(!url.lines.contains { $0.text.hasSuffix("exampl") || $0.text.hasSuffix("covera") })
+    }
+
+    /// The text grows with the box, to 1/12 of its side, and keeps 14 px in a small one.
+    @Test func theTextGrowsWithTheBox() {
+        #expect(ErrorScene(message: "p: is required", box: ErrorScene.Box(size: 1024)).fontSize == 85)
+        #expect(ErrorScene(message: "p: is required", box: ErrorScene.Box(size: 480)).fontSize == 40)
+        #expect(ErrorScene(message: "p: is required").fontSize == 14)
     }
 
     static let messages = [

@@ -8,14 +8,25 @@
 /// ``RingGeometry/minimumFontSize``. A box too small for any text shows a mark, and the
 /// message stays in the `X-Ring-Error` header and the title.
 package struct ErrorScene: Sendable, Equatable {
-    /// The box a query asked for: its `size` and `scale` when those parse, else the defaults.
+    /// The box a query asked for: its `size`, `scale` and `half` when those parse, else the
+    /// defaults.
     package struct Box: Sendable, Equatable, Hashable {
         package var size: Int
         package var scale: Int
+        /// A half gauge's box: as wide as `size`, as tall as a half gauge of that size.
+        package var half: Bool
 
-        package init(size: Int = 120, scale: Int = 1) {
+        package init(size: Int = 120, scale: Int = 1, half: Bool = false) {
             self.size = size
             self.scale = scale
+            self.half = half
+        }
+
+        /// The box's height in SVG px: `size`, or for a half gauge the height the default half
+        /// gauge of that size has (67 for 120), so an error takes the place its ring would.
+        var height: Double {
+            guard half, let spec = try? RingSpec(query: "p=0&half&size=\(size)") else { return Double(size) }
+            return RingScene(spec: spec).height
         }
 
         /// `size` and `scale` read from a query that may be invalid in any other way: each one
@@ -24,8 +35,14 @@ package struct ErrorScene: Sendable, Equatable {
             self.init()
             var sizes: [Int] = []
             var scales: [Int] = []
+            var halves: [Bool] = []
             for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
                 let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+                if parts[0].elementsEqual(RingParameter.half.rawValue.utf8), parts.count == 1 || parts[1].count <= 5 {
+                    let value = parts.count == 2 ? String(decoding: parts[1], as: UTF8.self) : nil
+                    halves.append((try? QueryValue.boolean(value, RingParameter.half.rawValue)) ?? false)
+                    continue
+                }
                 guard parts.count == 2, parts[1].count <= 4 else { continue }
                 let value = String(decoding: parts[1], as: UTF8.self)
                 let size = RingParameter.size.rawValue
@@ -38,6 +55,7 @@ package struct ErrorScene: Sendable, Equatable {
             }
             if sizes.count == 1, sizes[0] > 0 { size = sizes[0] }
             if scales.count == 1, scales[0] > 0 { scale = scales[0] }
+            if halves.count == 1 { half = halves[0] }
         }
     }
 
@@ -68,30 +86,53 @@ package struct ErrorScene: Sendable, Equatable {
 
     /// How far a line's baseline lies below the previous one's, in font sizes.
     static let lineHeight = 1.25
-    /// The largest font an error uses, in px: larger reads as a ring's label.
+    /// The largest font an error uses in a small box, in px: larger reads as a ring's label.
+    /// A larger box lets it grow to 1/12 of its side, so a 1 024 px error reads at the size
+    /// its box is shown.
     static let largestFontSize = 14.0
+
+    /// What the layout of error images is: part of their digest, so a change to it gives
+    /// every error image a new ETag.
+    package static let layoutVersion = 2
 
     package init(message: String, box: Box = Box()) {
         let text = ErrorImage.text(for: message)
         let side = Double(box.size)
         width = side
-        height = side
+        height = box.height
         title = text
-        let padding = max(2, side * 0.06)
-        let room = (width: side - 2 * padding, height: side - 2 * padding)
+        let padding = max(2, min(width, height) * 0.06)
+        let room = (width: width - 2 * padding, height: height - 2 * padding)
         let minimum = RingGeometry.minimumFontSize
-        var fontSize = min(Self.largestFontSize, (side / 8).rounded(.down))
+        let largest = min(max(Self.largestFontSize, (side / 12).rounded(.down)), (min(width, height) / 8).rounded(.down))
+        // Whole words first, at the largest size that holds them all: a word is broken only
+        // when even the smallest legible size cannot hold the message otherwise.
+        var fontSize = largest
         var wrapped: [String] = []
+        var placed = false
         while fontSize >= minimum {
-            wrapped = Self.wrap(text, width: room.width / fontSize)
-            if Double(wrapped.count) * fontSize * Self.lineHeight <= room.height { break }
+            if let lines = Self.wrap(text, width: room.width / fontSize, breakingWords: false),
+                Self.fits(lines.count, fontSize, in: room.height)
+            {
+                wrapped = lines
+                placed = true
+                break
+            }
             fontSize -= 0.5
+        }
+        if !placed {
+            fontSize = largest
+            while fontSize >= minimum {
+                wrapped = Self.wrap(text, width: room.width / fontSize, breakingWords: true) ?? []
+                if Self.fits(wrapped.count, fontSize, in: room.height) { break }
+                fontSize -= 0.5
+            }
         }
         if fontSize < minimum {
             // Not all of it fits even at the smallest size: as many lines as do, the last cut.
             fontSize = minimum
             let kept = Int((room.height / (fontSize * Self.lineHeight)).rounded(.down))
-            wrapped = Self.wrap(text, width: room.width / fontSize)
+            wrapped = Self.wrap(text, width: room.width / fontSize, breakingWords: true) ?? []
             if kept < wrapped.count {
                 wrapped.removeLast(wrapped.count - max(kept, 0))
                 if let last = wrapped.popLast() { wrapped.append(Self.cut(last, width: room.width / fontSize)) }
@@ -107,15 +148,26 @@ package struct ErrorScene: Sendable, Equatable {
         }
         // The block centred: cap height about 0.72 em above each baseline.
         let block = Double(wrapped.count - 1) * fontSize * Self.lineHeight + 0.72 * fontSize
-        let top = (side - block) / 2
+        let top = (height - block) / 2
+        let centre = width / 2
         lines = wrapped.enumerated().map { index, line in
-            Line(text: line, x: side / 2, baseline: top + 0.72 * fontSize + Double(index) * fontSize * Self.lineHeight)
+            Line(text: line, x: centre, baseline: top + 0.72 * fontSize + Double(index) * fontSize * Self.lineHeight)
         }
     }
 
-    /// `text` in lines of at most `width` em: broken at spaces, and inside a word only when
-    /// the word alone is wider than a line.
-    static func wrap(_ text: String, width: Double) -> [String] {
+    /// Whether `count` lines at `fontSize` fit `height`.
+    static func fits(_ count: Int, _ fontSize: Double, in height: Double) -> Bool {
+        Double(count) * fontSize * lineHeight <= height
+    }
+
+    /// Where a word may be broken before it is broken anywhere: after these, which separate
+    /// the parts of names, paths, URLs and queries (`totals.lines.pct`, `example.com/x.json`).
+    static let breakAfter: Set<Character> = [".", "/", ":", ",", "=", "&"]
+
+    /// `text` in lines of at most `width` em: broken at spaces, then inside a word after
+    /// ``breakAfter``, and with `breakingWords` anywhere in a word still wider than a line;
+    /// nil without it when a piece is wider than a line.
+    static func wrap(_ text: String, width: Double, breakingWords: Bool) -> [String]? {
         var lines: [String] = []
         var line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: true) {
@@ -126,13 +178,37 @@ package struct ErrorScene: Sendable, Equatable {
             }
             if !line.isEmpty { lines.append(line) }
             line = ""
+            // The word's pieces, each ending after a break character.
+            var pieces: [String] = []
+            var piece = ""
             for character in word {
-                let longer = line + String(character)
-                if TextWidth.em(longer) > width, !line.isEmpty {
-                    lines.append(line)
-                    line = String(character)
-                } else {
-                    line = longer
+                piece.append(character)
+                if Self.breakAfter.contains(character) {
+                    pieces.append(piece)
+                    piece = ""
+                }
+            }
+            if !piece.isEmpty { pieces.append(piece) }
+            for piece in pieces {
+                if TextWidth.em(line + piece) <= width {
+                    line += piece
+                    continue
+                }
+                if !line.isEmpty { lines.append(line) }
+                line = ""
+                guard TextWidth.em(piece) > width else {
+                    line = piece
+                    continue
+                }
+                guard breakingWords else { return nil }
+                for character in piece {
+                    let longer = line + String(character)
+                    if TextWidth.em(longer) > width, !line.isEmpty {
+                        lines.append(line)
+                        line = String(character)
+                    } else {
+                        line = longer
+                    }
                 }
             }
         }
