@@ -104,7 +104,8 @@ package struct ErrorScene: Sendable, Equatable {
         let padding = max(2, min(width, height) * 0.06)
         let room = (width: width - 2 * padding, height: height - 2 * padding)
         let minimum = RingGeometry.minimumFontSize
-        let largest = min(max(Self.largestFontSize, (side / 12).rounded(.down)), (min(width, height) / 8).rounded(.down))
+        let largest = min(
+            max(Self.largestFontSize, (side / 12).rounded(.down)), (min(width, height) / 8).rounded(.down))
         // Whole words first, at the largest size that holds them all: a word is broken only
         // when even the smallest legible size cannot hold the message otherwise.
         var fontSize = largest
