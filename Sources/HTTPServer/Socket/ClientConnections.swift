@@ -1,4 +1,4 @@
-import Synchronization
+import Primitives
 
 /// Connections open per client address, shared by every loop: one client holding the whole
 /// connection cap would leave every other client refused. Past
@@ -8,7 +8,9 @@ import Synchronization
 final class ClientConnections: Sendable {
     private let limit: Int
     private let unlimited: [ClientAddressRange]
-    private let open = Mutex<[ClientAddress: Int]>([:])
+    /// Behind `Locked` (a pthread mutex), which ThreadSanitizer follows; it reported the
+    /// Synchronization module's `Mutex` as a race.
+    private let open = Locked<[ClientAddress: Int]>([:])
 
     init(limit: Int, unlimited: [ClientAddressRange]) {
         self.limit = limit
