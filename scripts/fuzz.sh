@@ -28,6 +28,7 @@ case "$target" in
             -emit-module -emit-module-path "$out/Primitives.swiftmodule" -emit-library -static \
             -o "$out/libPrimitives.a" Sources/Primitives/*.swift
         sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
+                 Sources/HTTPServer/Socket/ClientAddress.swift
                  Tests/Fuzz/HTTPRequestParserFuzz.swift)
         extra+=("$out/libPrimitives.a") ;;
     query)
