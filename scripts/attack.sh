@@ -48,15 +48,19 @@ thread_limit=$(( 2 * $(nproc) + 8 ))
 read -r rps p99 < <(client)
 echo "baseline: normal client $rps req/s, p99 $p99; $base_fds fds, $base_threads threads, ${base_rss} KiB RSS"
 
-echo "(a) 3000 idle keep-alive connections held"
-python3 scripts/attack/clients.py idle $port 3000 12 > "$log/idle.txt" &
+echo "(a) one client (127.0.0.2) asks for 3000 idle keep-alive connections"
+python3 scripts/attack/clients.py idle $port 3000 12 127.0.0.2 > "$log/idle.txt" &
 attacker=$!
 sleep 5
 read -r rps p99 < <(client)
 held_threads=$(threads)
 echo "  normal client $rps req/s, p99 $p99; server $(fds) fds, $held_threads threads, $(rss) KiB RSS"
 wait $attacker; sed 's/^/  /' "$log/idle.txt"
-check "threads stay at $base_threads (≤ $thread_limit) while 3000 are idle" [ "$held_threads" -le "$thread_limit" ]
+check "threads stay at $base_threads (≤ $thread_limit) while 2500 are idle" [ "$held_threads" -le "$thread_limit" ]
+# --max-connections-per-client: a quarter of the default 10 000.
+held_to_limit() { grep -q "(500 failed)" "$log/idle.txt" && grep -q "idle: 2500 of " "$log/idle.txt"; }
+check "the idle client is held to 2500 (a quarter of --max-connections), 500 refused" held_to_limit
+check "the normal client (127.0.0.1) is served meanwhile ($rps req/s)" awk -v r="$rps" 'BEGIN {exit !(r > 100)}'
 check "descriptors return to $base_fds" settles
 
 echo "(b) slowloris: 500 connections trickling headers"

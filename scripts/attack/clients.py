@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Misbehaving and checking clients for scripts/attack.sh (loopback only, bounded in count and time).
 
-  clients.py idle PORT COUNT SECONDS      hold COUNT keep-alive connections, each after one request
+  clients.py idle PORT COUNT SECONDS [SOURCE]
+                                          hold COUNT keep-alive connections, each after one request,
+                                          from the loopback address SOURCE (default 127.0.0.1)
   clients.py reset PORT COUNT             open COUNT connections, send half a request, reset them
   clients.py drain PORT SECONDS           keep-alive requests on 8 connections until the server goes
                                           away; report complete and truncated responses
@@ -38,12 +40,12 @@ def read_response(sock, buffer=b""):
     return status, True, rest[length:]
 
 
-def idle(port, count, seconds):
+def idle(port, count, seconds, source="127.0.0.1"):
     sockets = []
     failures = 0
     for _ in range(count):
         try:
-            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
             sock.sendall(REQUEST)
             status, complete, _ = read_response(sock)
             if status != 200 or not complete:
@@ -124,7 +126,7 @@ def drain(port, seconds):
 if __name__ == "__main__":
     mode, port = sys.argv[1], int(sys.argv[2])
     if mode == "idle":
-        idle(port, int(sys.argv[3]), float(sys.argv[4]))
+        idle(port, int(sys.argv[3]), float(sys.argv[4]), *sys.argv[5:6])
     elif mode == "reset":
         reset(port, int(sys.argv[3]))
     elif mode == "drain":
