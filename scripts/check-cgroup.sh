@@ -42,12 +42,15 @@ trap cleanup EXIT
 echo "quota: one CPU and 256 MiB in ${dirs[*]}, on a machine of $(nproc) CPUs"
 join=""
 for d in "${dirs[@]}"; do join+="echo \$\$ > '$d/cgroup.procs'; "; done
-bash -c "$join exec '$ring' serve --host 127.0.0.1 --port 0 --access-log off" 2> "$out" &
-server=$!
-for _ in $(seq 50); do [ -s "$out" ] && break; sleep 0.1; done
-banner=$(head -n 1 "$out")
-echo "$banner"
-port=$(echo "$banner" | sed -n 's/.*:\([0-9]*\) (.*/\1/p')
+start_in_cgroup() { # sets server, banner and port
+    bash -c "$join exec '$ring' serve --host 127.0.0.1 --port 0 --access-log off" 2> "$out" &
+    server=$!
+    for _ in $(seq 50); do [ -s "$out" ] && break; sleep 0.1; done
+    banner=$(head -n 1 "$out")
+    echo "$banner"
+    port=$(echo "$banner" | sed -n 's/.*:\([0-9]*\) (.*/\1/p')
+}
+start_in_cgroup
 limit=$(curl -s "http://127.0.0.1:$port/metrics" | awk '$1 == "ring_memory_limit_bytes" {print $2}')
 if [ "$limit" = 268435456 ]; then
     echo "  PASS  ring_memory_limit_bytes is the cgroup's limit (268435456)"
@@ -92,12 +95,7 @@ else
 fi
 set_limit $((96 << 20))
 kills_before=$(oom_kills)
-bash -c "$join exec '$ring' serve --host 127.0.0.1 --port 0 --access-log off" 2> "$out" &
-server=$!
-for _ in $(seq 50); do [ -s "$out" ] && break; sleep 0.1; done
-banner=$(head -n 1 "$out")
-echo "$banner"
-port=$(echo "$banner" | sed -n 's/.*:\([0-9]*\) (.*/\1/p')
+start_in_cgroup
 case "$banner" in
     *"memory: --cache-mb "*" to fit the limit of 96 MiB"*) echo "  PASS  under 96 MiB the start-up line says what was fitted" ;;
     *) echo "  FAIL  under 96 MiB the start-up line does not say what was fitted" >&2; exit 1 ;;
