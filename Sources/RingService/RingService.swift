@@ -233,6 +233,19 @@ package final class RingService: HTTPResponder {
         case later
     }
 
+    /// How a request for an image is answered on the miss path, carried beside the request
+    /// itself: a copy of an ``HTTPRequest`` in this value retained and released each of its
+    /// fields, which cost a new SVG 580 instructions (callgrind, `ring-bench --profile-miss`).
+    struct ImageContext {
+        let format: ImageFormat
+        /// Where a render thread sends the answer; nil: answer now, whatever it costs.
+        let reply: HTTPReply?
+        /// When the request was taken in, for the access log.
+        let started: Double
+        /// For a live ring, the freshness its answer carries instead of a ring's caching.
+        var live: LiveFreshness? = nil
+    }
+
     /// The hot path: one cache lookup by raw query; parse, estimate and render only on a miss.
     private func image(_ request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
         -> ImageOutcome
@@ -240,6 +253,7 @@ package final class RingService: HTTPResponder {
         let query = ResponseCache.Query(request.query, format: format.code)
         let loop = request.eventLoop
         if let entry = cache.findInFront(query: query, loop: loop) { return hit(entry, for: request, format: format) }
+        let context = ImageContext(format: format, reply: reply, started: started)
         // Parsed before the store is asked, which reads the doorkeeper's word that
         // `findInFront` began to fetch: the parse hides the wait. A query found in the store
         // (asked for again, not yet in this loop's front) wastes its parse; that is rare. Each
@@ -251,7 +265,8 @@ package final class RingService: HTTPResponder {
                 return hit(entry, for: request, format: format)
             }
             let message = "query: longer than \(configuration.maxQueryBytes) bytes"
-            return .now(errorResponse(message: message, format: format, request: request, query: query), cache: .miss)
+            return .now(
+                errorResponse(message: message, format: context.format, request: request, query: query), cache: .miss)
         }
         let spec: RingSpec
         do {
@@ -261,17 +276,15 @@ package final class RingService: HTTPResponder {
                 return hit(entry, for: request, format: format)
             }
             return .now(
-                errorResponse(message: error.description, format: format, request: request, query: query), cache: .miss)
+                errorResponse(message: error.description, format: context.format, request: request, query: query),
+                cache: .miss)
         }
-        let firstAsked: Bool
         switch cache.findBehindFront(query: query, loop: loop) {
         case .found(let entry): return hit(entry, for: request, format: format)
-        case .absent(let first): firstAsked = first
+        case .absent(var miss):
+            if spec.isLive { return live(spec, request, context) }
+            return ring(spec, &miss, request, context)
         }
-        if spec.isLive { return live(spec, request: request, format: format, reply: reply, started: started) }
-        return ring(
-            spec, query: query, request: request, format: format, reply: reply, started: started,
-            firstAsked: firstAsked)
     }
 
     /// A cache hit's answer, counting an error image's.
@@ -280,16 +293,16 @@ package final class RingService: HTTPResponder {
         return .now(Self.select(entry, for: request), cache: .hit)
     }
 
-    /// A valid ring: its entry by digest, or its render, inline or on the pool. `query` is
-    /// what the entry is remembered under: the request's own, or for a live ring the query
-    /// of the ring its values make (`live` then gives the answer the live ring's caching).
-    /// `firstAsked`: the query is asked for the first time (``ResponseCache/QueryLookup``).
+    /// A valid ring: its entry by digest, or its render, inline or on the pool. `miss` carries
+    /// the query the entry is remembered under: the request's own, or for a live ring the
+    /// query of the ring its values make (`context.live` then gives the answer the live
+    /// ring's caching).
     func ring(
-        _ spec: consuming RingSpec, query: ResponseCache.Query, request: HTTPRequest, format: ImageFormat,
-        reply: HTTPReply?, started: Double, live: LiveFreshness? = nil, firstAsked: Bool = false
+        _ spec: consuming RingSpec, _ miss: inout ResponseCache.Miss, _ request: HTTPRequest, _ context: ImageContext
     ) -> ImageOutcome {
         // Moved, not copied: a copy of a spec retains each of its many fields, and releases them.
         var spec = spec
+        let format = context.format
         let loop = request.eventLoop
         let digest = RingSpec.digest(of: &spec)
         // `scale` is not part of the digest (it does not change the ring): the PNG's key adds it.
@@ -303,50 +316,42 @@ package final class RingService: HTTPResponder {
                 fonts: fonts(loop))
         } catch {
             return .now(
-                errorResponse(message: error.message, format: format, request: request, query: query), cache: .miss)
+                errorResponse(message: error.message, format: format, request: request, query: miss.query),
+                cache: .miss)
         }
         let admission = admission(image.spec, image, format: format)
         let inline = admission.cost <= Double(configuration.inlineRenderMicroseconds)
-        // A cheap ring whose query is asked for the first time is answered and not stored
-        // (ResponseCache.Admission), and not looked for by digest: rendering it again costs
-        // about what finding it would, and most such rings are nowhere to be found.
-        let cheap = format == .svg && inline
-        let store = !(cheap && firstAsked)
-        if store {
-            if let entry = cache.lookup(key: key, aliasing: query, loop: loop) {
-                return .now(respond(entry, to: request, live: live), cache: .hit)
-            }
-        } else {
-            cache.countUnstored(loop: loop)
+        if let entry = cache.find(key, for: &miss, cheap: format == .svg && inline) {
+            return .now(respond(entry, to: request, live: context.live), cache: .hit)
         }
         if let refusal = admission.refusal {
-            return .now(errorResponse(message: refusal, format: format, request: request, query: query), cache: .miss)
+            return .now(
+                errorResponse(message: refusal, format: format, request: request, query: miss.query), cache: .miss)
         }
         let headers = ringHeaders[format.index]
-        guard let reply, !inline else {
+        guard let reply = context.reply, !inline else {
             let body = RenderJob.render(image, metrics: metrics, loop: loop)
             let own = Self.ownHeaders(image)
-            guard store else {
-                return .now(unstored(body, own: own, headers: headers, request: request, live: live), cache: .miss)
+            guard miss.stores else {
+                return .now(
+                    unstored(body, own: own, headers: headers, request: request, live: context.live), cache: .miss)
             }
             let entry = Self.makeEntry(body: body, own: own, shared: headers)
-            cache.insert(entry, key: key)
-            // Stored because asked for again: the next request of this URL finds it by its text.
-            if cheap, cache.admission == .second { cache.remember(query, as: key) }
-            return .now(respond(entry, to: request, live: live), cache: .stored)
+            cache.store(entry, key: key, for: miss)
+            return .now(respond(entry, to: request, live: context.live), cache: .stored)
         }
         let job = RenderJob(image: image, headers: headers, metrics: metrics)
-        var waiter = RenderPool.Waiter(request: request, reply: reply, query: query, started: started)
-        waiter.live = live
+        var waiter = RenderPool.Waiter(request: request, reply: reply, query: miss.query, started: context.started)
+        waiter.live = context.live
         switch pool.submit(key, waiter: waiter, cost: admission.cost, gate: admission.gate, render: job.entry) {
         case .queued, .joined:
             return .later
         case .queueFull:
             metrics.recordRenderRefused(.queueFull)
-            return .now(refusal(.queueFull, query: query, loop: request.eventLoop), cache: .none)
+            return .now(refusal(.queueFull, query: miss.query, loop: loop), cache: .none)
         case .gateFull:
             metrics.recordRenderRefused(.largePNG)
-            return .now(refusal(.largePNGs, query: query, loop: request.eventLoop), cache: .none)
+            return .now(refusal(.largePNGs, query: miss.query, loop: loop), cache: .none)
         }
     }
 

@@ -18,6 +18,8 @@ extension ResponseCache {
     }
 }
 
+private enum CacheTestFailure: Error { case found(String) }
+
 @Suite struct ResponseCacheTests {
     private func entry(_ size: Int, tag: String = "e") -> ResponseCache.Entry {
         let etag = HTTPHeaderBlock(name: "ETag", value: "\"\(tag)\"")
@@ -66,32 +68,50 @@ extension ResponseCache {
         #expect(statistics.hits == 2)
     }
 
-    /// What `find(query:)` tells the service with each admission: with `.second` a query is
-    /// new (`firstAsked`, and a cheap ring is answered and dropped) the first time it is asked
-    /// for and not the second; with `.first` never. Asked for again, a query is remembered
-    /// when its ring is found by digest, and found by its text from then on.
-    @Test func findSaysWhenAQueryIsNew() {
-        func firstAsked(_ lookup: ResponseCache.QueryLookup) -> Bool? {
-            if case .absent(let first) = lookup { first } else { nil }
+    /// The admission rule, decided by the cache alone along one ``ResponseCache/Miss``: with
+    /// `.second` a cheap ring whose query is asked for the first time is not looked for by
+    /// digest and not stored (counted as unstored); asked for again, it is found by digest or
+    /// stored, and its query is remembered, so the third request finds it by its text. A costly
+    /// ring is stored the first time; with `.first` every ring is.
+    @Test func theCacheAloneDecidesWhatIsStored() throws {
+        func miss(_ cache: ResponseCache, _ text: String, format: UInt8 = 0) throws -> ResponseCache.Miss {
+            guard case .absent(let miss) = cache.find(query: query(text, format: format)) else {
+                throw CacheTestFailure.found(text)
+            }
+            return miss
         }
         let second = ResponseCache(capacityBytes: 1 << 20, admission: .second)
-        #expect(firstAsked(second.find(query: query("p=1"))) == true)
-        #expect(firstAsked(second.find(query: query("p=1"))) == false)
-        #expect(firstAsked(second.find(query: query("p=2"))) == true)
-        // The same text in another format is another query.
-        #expect(firstAsked(second.find(query: query("p=1", format: 1))) == true)
-        second.countUnstored(loop: 0)
-        second.countUnstored(loop: 5)
-        #expect(second.statistics.unstored == 2)
+        var first = try miss(second, "p=1")
+        #expect(!second.shouldStore(first, cheap: true))
+        #expect(second.shouldStore(first, cheap: false))
+        #expect(second.find(key(1), for: &first, cheap: true) == nil)
+        #expect(!first.stores)
+        #expect(second.statistics.unstored == 1)
+        // The same text in another format is another query, asked for the first time.
+        #expect(try !second.shouldStore(miss(second, "p=1", format: 1), cheap: true))
+        // Asked again: stored, and remembered with it.
+        var again = try miss(second, "p=1")
+        #expect(second.shouldStore(again, cheap: true))
+        #expect(second.find(key(1), for: &again, cheap: true) == nil)
+        #expect(again.stores)
         let stored = entry(10)
-        second.insert(stored, key: key(1))
-        #expect(firstAsked(second.find(query: query("p=1.0"))) == true)
-        #expect(firstAsked(second.find(query: query("p=1.0"))) == false)
-        #expect(second.lookup(key: key(1), aliasing: query("p=1.0")) === stored)
+        second.store(stored, key: key(1), for: again)
+        #expect(second.lookup(query: query("p=1")) === stored)
+        // Another query of the same ring, asked for again, is found by digest and remembered.
+        _ = try miss(second, "p=1.0")
+        var other = try miss(second, "p=1.0")
+        #expect(second.find(key(1), for: &other, cheap: true) === stored)
         #expect(second.lookup(query: query("p=1.0")) === stored)
-        let first = ResponseCache(capacityBytes: 1 << 20, admission: .first)
-        #expect(firstAsked(first.find(query: query("p=1"))) == false)
-        #expect(first.statistics.unstored == 0)
+        // A costly ring asked for the first time is stored, and its query not remembered yet.
+        var costly = try miss(second, "p=2")
+        #expect(second.find(key(2), for: &costly, cheap: false) == nil)
+        #expect(costly.stores)
+        second.store(entry(10), key: key(2), for: costly)
+        #expect(second.lookup(query: query("p=2")) == nil)
+        #expect(second.statistics.unstored == 1)
+        let firstAdmission = ResponseCache(capacityBytes: 1 << 20, admission: .first)
+        #expect(try firstAdmission.shouldStore(miss(firstAdmission, "p=1"), cheap: true))
+        #expect(firstAdmission.statistics.unstored == 0)
     }
 
     /// The doorkeeper says "seen" for every ring marked since it was last cleared, clears

@@ -145,14 +145,39 @@ package final class ResponseCache: Sendable {
         case second
     }
 
-    /// What a lookup by the request's query behind its loop's front found: the entry, or that it found none, and
-    /// whether the query is asked for the first time.
+    /// What a lookup by the request's query behind its loop's front found.
     package enum QueryLookup {
         case found(Entry)
-        /// Not found by its text. `firstAsked` is true with ``Admission/second`` for a query not
-        /// asked for within the ``Doorkeeper``'s window: if its ring is cheap, answer it and drop
-        /// it, without looking for it by digest (an alias is only made for a query asked again).
-        case absent(firstAsked: Bool)
+        /// Not found by its text: the request goes on to its ring's digest as a ``Miss``.
+        case absent(Miss)
+    }
+
+    /// A request found neither in its loop's front nor by its text, on its way to its ring's
+    /// digest: one value carries it from the front through the ``Doorkeeper`` and the alias to
+    /// ``find(_:for:cheap:)`` and ``store(_:key:for:)``, where the cache alone decides, by
+    /// ``shouldStore(_:cheap:)``, whether the ring is kept.
+    package struct Miss {
+        package let query: Query
+        package let loop: Int
+        /// Not asked for within the ``Doorkeeper``'s window (with ``Admission/second`` only).
+        let firstAsked: Bool
+        /// Whether the ring is stored once rendered: decided by ``find(_:for:cheap:)``.
+        package fileprivate(set) var stores = true
+        /// Whether the query is kept as a way to the ring when it is stored: a cheap ring
+        /// stored on its second request is found by its text from the third.
+        fileprivate var remembersOnStore = false
+
+        fileprivate init(query: Query, loop: Int, firstAsked: Bool) {
+            self.query = query
+            self.loop = loop
+            self.firstAsked = firstAsked
+        }
+
+        /// A query the doorkeeper is not asked about: a live ring's, made from its values,
+        /// which is stored on its first request.
+        package init(made query: Query, loop: Int) {
+            self.init(query: query, loop: loop, firstAsked: false)
+        }
     }
 
     /// A loop's own references: the alias and the entry it led to.
@@ -263,15 +288,15 @@ package final class ResponseCache: Sendable {
     package func findBehindFront(query: Query, loop: Int = 0) -> QueryLookup {
         let slot = QuerySlot(hash: query.hash)
         if let doorkeeper, !doorkeeper._withUnsafeGuaranteedRef({ $0.see(slot.slot, lane: loop) }) {
-            return .absent(firstAsked: true)
+            return .absent(Miss(query: query, loop: loop, firstAsked: true))
         }
         let key = withShard(for: query) { storage -> Key? in
             guard let alias = storage.aliases.value(for: slot), query.isSame(as: alias) else { return nil }
             return alias.key
         }
-        guard let key else { return .absent(firstAsked: false) }
+        guard let key else { return .absent(Miss(query: query, loop: loop, firstAsked: false)) }
         let entry = withShard(for: key) { Self.stored(key, in: &$0) }
-        guard let entry else { return .absent(firstAsked: false) }
+        guard let entry else { return .absent(Miss(query: query, loop: loop, firstAsked: false)) }
         promote(query, to: key, entry: entry, loop: loop)
         return .found(entry)
     }
@@ -296,10 +321,29 @@ package final class ResponseCache: Sendable {
     /// shard holds, and 64 MiB of cache keep 128 KiB of bits.
     static let doorkeeperBytesPerBit = 64
 
-    /// Counts a cheap ring rendered, answered and not stored (its query asked for the first
-    /// time), in loop `loop`'s lane: ``Statistics/unstored``.
-    package func countUnstored(loop: Int = 0) {
-        unstoredCounts.add(1, to: 0, lane: loop % unstoredCounts.count)
+    /// The admission rule (``Admission``): a ring is stored unless it is cheap and its query
+    /// is asked for the first time. Such a ring is answered and dropped, and not looked for by
+    /// digest: rendering it again costs about what finding it would, and most such rings are
+    /// nowhere to be found.
+    package func shouldStore(_ miss: Miss, cheap: Bool) -> Bool { !(cheap && miss.firstAsked) }
+
+    /// The entry of `key`, the ring `miss`'s query makes, when the ring is to be stored
+    /// (``shouldStore(_:cheap:)``, recorded in `miss`): found, the query is kept as a way to
+    /// it. A ring not to be stored is counted (``Statistics/unstored``) and not looked for.
+    package func find(_ key: Key, for miss: inout Miss, cheap: Bool) -> Entry? {
+        guard shouldStore(miss, cheap: cheap) else {
+            miss.stores = false
+            unstoredCounts.add(1, to: 0, lane: miss.loop % unstoredCounts.count)
+            return nil
+        }
+        miss.remembersOnStore = cheap && admission == .second
+        return lookup(key: key, aliasing: miss.query, loop: miss.loop)
+    }
+
+    /// Stores the ring `miss` rendered, and its query with it when it was asked for again.
+    package func store(_ entry: Entry, key: Key, for miss: Miss) {
+        insert(entry, key: key)
+        if miss.remembersOnStore { remember(miss.query, as: key) }
     }
 
     /// Stores `entry` under `key`. The query that made it is not remembered yet: a query is

@@ -19,9 +19,8 @@ struct LiveFreshness: Sendable {
 /// `p=VALUES&…`, so its ETag covers the values. Otherwise the request waits for the fetch,
 /// which answers it on a fetch thread; the event loop goes on with other requests.
 extension RingService {
-    func live(_ spec: RingSpec, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?, started: Double)
-        -> ImageOutcome
-    {
+    func live(_ spec: RingSpec, _ request: HTTPRequest, _ context: ImageContext) -> ImageOutcome {
+        let format = context.format
         let query = ResponseCache.Query(request.query, format: format.code)
         func failure(_ message: String) -> ImageOutcome {
             .now(
@@ -32,28 +31,27 @@ extension RingService {
             return failure("src: live values are disabled on this server (ring serve --source-allow HOSTS)")
         }
         if let refusal = configuration.sources.refusal(of: url) { return failure("src: \(refusal)") }
-        guard let reply else {
+        guard let reply = context.reply else {
             // No reply to keep (tests, tools): wait here, never on an event loop.
             guard let answer = sources.readWaiting(url) else { return failure("src: the fetch did not finish") }
-            return resolve(spec, answer, request: request, format: format, reply: nil, started: started)
+            return resolve(spec, answer, request, context)
         }
         let now = sources.read(url) { [self] answer in
             // On the fetch's thread: render here if cheap, else on the pool, which answers.
-            let outcome = resolve(spec, answer, request: request, format: format, reply: reply, started: started)
-            if case .now(let response, _) = outcome {
-                reply.send(finish(request, format == .svg ? .svg : .png, response, .miss, started))
+            if case .now(let response, _) = resolve(spec, answer, request, context) {
+                reply.send(finish(request, format == .svg ? .svg : .png, response, .miss, context.started))
             }
         }
         guard let now else { return .later }
-        return resolve(spec, now, request: request, format: format, reply: reply, started: started)
+        return resolve(spec, now, request, context)
     }
 
     /// The answer once the source has answered: the ring its values make, or the error image
     /// naming what went wrong (the fetch, or a field).
     private func resolve(
-        _ spec: RingSpec, _ answer: LiveSources.Answer, request: HTTPRequest, format: ImageFormat, reply: HTTPReply?,
-        started: Double
+        _ spec: RingSpec, _ answer: LiveSources.Answer, _ request: HTTPRequest, _ context: ImageContext
     ) -> ImageOutcome {
+        let format = context.format
         let query = ResponseCache.Query(request.query, format: format.code)
         func failure(_ message: String) -> ImageOutcome {
             .now(
@@ -77,9 +75,10 @@ extension RingService {
             let text = format == .png && ring.scale > 1 ? "\(ring.canonicalKey)&scale=\(ring.scale)" : ring.canonicalKey
             let freshness = LiveFreshness(
                 format: format, maxAge: stale ? configuration.errorMaxAge : freshFor, stale: stale)
-            return self.ring(
-                ring, query: ResponseCache.Query(text, format: format.code), request: request, format: format,
-                reply: reply, started: started, live: freshness)
+            var made = context
+            made.live = freshness
+            var miss = ResponseCache.Miss(made: ResponseCache.Query(text, format: format.code), loop: request.eventLoop)
+            return self.ring(ring, &miss, request, made)
         }
     }
 
