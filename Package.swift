@@ -49,7 +49,8 @@ let package = Package(
         .target(
             name: "RingService",
             dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem", "CCurl", "Primitives"],
-            swiftSettings: swiftSettings),
+            // The playground's markup, embedded by scripts/make-playground.py.
+            exclude: ["Playground/Markup"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],
             swiftSettings: swiftSettings),

@@ -188,11 +188,11 @@ import Testing
     /// the tick's is muted (less than the label on the track) yet at least 2:1 on both.
     @Test func defaultMarkColoursShowOnTrackAndBar() {
         for (track, label, tick) in [
-            (DefaultColors.lightTrack, DefaultColors.lightLabel, DefaultColors.lightTick),
-            (DefaultColors.darkTrack, DefaultColors.darkLabel, DefaultColors.darkTick),
+            (SchemeDefault.track.light, SchemeDefault.label.light, SchemeDefault.tick.light),
+            (SchemeDefault.track.dark, SchemeDefault.label.dark, SchemeDefault.tick.dark),
         ] {
-            #expect(label.contrast(with: track) >= 3 && label.contrast(with: DefaultColors.bar) >= 3)
-            #expect(tick.contrast(with: track) >= 2 && tick.contrast(with: DefaultColors.bar) >= 2)
+            #expect(label.contrast(with: track) >= 3 && label.contrast(with: SchemeDefault.bar.light) >= 3)
+            #expect(tick.contrast(with: track) >= 2 && tick.contrast(with: SchemeDefault.bar.light) >= 2)
             #expect(tick.contrast(with: track) < label.contrast(with: track))
         }
     }

@@ -88,7 +88,7 @@ import Testing
         #expect(try label("p=86&thresholds=\(steps)&labelColor=bar") == RingColor(rgb: 0x22C55E))
         #expect(try label("p=35&thresholds=\(steps)&labelColor=bar") == RingColor(rgb: 0xEF4444))
         #expect(try label("p=72&color=ff00ff&labelColor=bar") == RingColor(rgb: 0xFF00FF))
-        #expect(try label("p=72&labelColor=bar") == DefaultColors.bar)
+        #expect(try label("p=72&labelColor=bar") == SchemeDefault.bar.light)
         // A gradient's colour where the bar ends (about halfway here: a grey near the middle).
         let scene = RingScene(spec: try RingSpec(query: "p=50&gradient=000000,ffffff&labelColor=bar"))
         guard case .gradient(let gradient)? = scene.rings[0].bar?.paint, let arc = scene.rings[0].bar?.stroke.arc else {

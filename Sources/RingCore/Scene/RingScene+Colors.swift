@@ -12,16 +12,16 @@ extension RingScene {
         return choose(on: layers, theme: theme) { labelColor(on: $0, preferring: preferred) }
     }
 
-    /// Ring `index`'s default bar colour from ``DefaultColors/barPalette``: the scheme's form,
+    /// Ring `index`'s default bar colour from ``SchemeDefault/palette``: the scheme's form,
     /// switching under `theme=auto`; on a background of the URL's own, the form that suits it.
     static func paletteColor(_ index: Int, on layers: [RingColor], theme: RingSpec.Theme) -> SchemeColor {
-        let entry = DefaultColors.barPalette[index % DefaultColors.barPalette.count]
+        let entry = SchemeDefault.palette[index % SchemeDefault.palette.count]
         guard !layers.isEmpty else {
             let switches = theme == .auto && entry.dark != entry.light
             return SchemeColor(color: theme == .dark ? entry.dark : entry.light, dark: switches ? entry.dark : nil)
         }
         return choose(on: layers, theme: theme) { surface in
-            trackColor(on: surface) == DefaultColors.darkTrack ? entry.dark : entry.light
+            trackColor(on: surface) == SchemeDefault.track.dark ? entry.dark : entry.light
         }
     }
 
@@ -29,11 +29,11 @@ extension RingScene {
     /// each surface, a muted colour that keeps the hierarchy, reading at least
     /// ``minimumCaptionContrast`` but less than the label the ring would choose there.
     static func captionColor(on layers: [RingColor], theme: RingSpec.Theme) -> SchemeColor {
-        let preferredLabel = theme == .dark ? DefaultColors.darkLabel : DefaultColors.lightLabel
+        let preferredLabel = theme == .dark ? SchemeDefault.label.dark : SchemeDefault.label.light
         guard !layers.isEmpty else {
             return SchemeColor(
-                color: theme == .dark ? DefaultColors.darkCaption : DefaultColors.lightCaption,
-                dark: theme == .auto ? DefaultColors.darkCaption : nil)
+                color: theme == .dark ? SchemeDefault.caption.dark : SchemeDefault.caption.light,
+                dark: theme == .auto ? SchemeDefault.caption.dark : nil)
         }
         return choose(on: layers, theme: theme) { surface in
             mutedColor(on: surface, below: labelColor(on: surface, preferring: preferredLabel))
@@ -49,7 +49,7 @@ extension RingScene {
     /// colour moved towards the surface until its contrast is halfway between the two limits.
     static func mutedColor(on surface: RingColor, below label: RingColor) -> RingColor {
         let ceiling = label.contrast(with: surface)
-        for candidate in [DefaultColors.lightCaption, DefaultColors.darkCaption] {
+        for candidate in [SchemeDefault.caption.light, SchemeDefault.caption.dark] {
             let contrast = candidate.contrast(with: surface)
             if contrast >= minimumCaptionContrast, contrast < ceiling { return candidate }
         }
@@ -104,7 +104,7 @@ extension RingScene {
     /// reads at ``minimumLabelContrast``, else the other scheme's, else black or white,
     /// whichever reads better (one of them always does).
     static func labelColor(on surface: RingColor, preferring preferred: RingColor) -> RingColor {
-        let other = preferred == DefaultColors.darkLabel ? DefaultColors.lightLabel : DefaultColors.darkLabel
+        let other = preferred == SchemeDefault.label.dark ? SchemeDefault.label.light : SchemeDefault.label.dark
         let candidates = [preferred, other, RingColor(rgb: 0x000000), RingColor(rgb: 0xFFFFFF)]
         return candidates.first { $0.contrast(with: surface) >= minimumLabelContrast }
             ?? candidates.max { $0.contrast(with: surface) < $1.contrast(with: surface) }!
@@ -112,7 +112,7 @@ extension RingScene {
 
     /// The default track colour that suits `surface`: the dark scheme's on a dark surface.
     static func trackColor(on surface: RingColor) -> RingColor {
-        DefaultColors.darkLabel.contrast(with: surface) > DefaultColors.lightLabel.contrast(with: surface)
-            ? DefaultColors.darkTrack : DefaultColors.lightTrack
+        SchemeDefault.label.dark.contrast(with: surface) > SchemeDefault.label.light.contrast(with: surface)
+            ? SchemeDefault.track.dark : SchemeDefault.track.light
     }
 }

@@ -68,8 +68,8 @@ extension RingScene {
             standardTrack =
                 trackLayers.isEmpty
                 ? SchemeColor(
-                    color: dark ? DefaultColors.darkTrack : DefaultColors.lightTrack,
-                    dark: spec.theme == .auto ? DefaultColors.darkTrack : nil)
+                    color: dark ? SchemeDefault.track.dark : SchemeDefault.track.light,
+                    dark: spec.theme == .auto ? SchemeDefault.track.dark : nil)
                 : RingScene.choose(on: trackLayers, theme: spec.theme, RingScene.trackColor)
             trackClosed = g.track.sweep.magnitude >= 360
             gradient = spec.gradient.isEmpty ? nil : Gradient(stops: spec.gradient, span: g.track.sweep.magnitude)
@@ -206,11 +206,11 @@ extension RingScene {
             spec.tickColor.map { SchemeColor(color: $0, dark: nil) }
             ?? (context.trackLayers.isEmpty
                 ? SchemeColor(
-                    color: spec.theme == .dark ? DefaultColors.darkTick : DefaultColors.lightTick,
-                    dark: spec.theme == .auto ? DefaultColors.darkTick : nil)
+                    color: spec.theme == .dark ? SchemeDefault.tick.dark : SchemeDefault.tick.light,
+                    dark: spec.theme == .auto ? SchemeDefault.tick.dark : nil)
                 : choose(on: context.trackLayers, theme: spec.theme) { surface in
-                    trackColor(on: surface) == DefaultColors.darkTrack
-                        ? DefaultColors.darkTick : DefaultColors.lightTick
+                    trackColor(on: surface) == SchemeDefault.track.dark
+                        ? SchemeDefault.tick.dark : SchemeDefault.tick.light
                 })
         var marks: [Marks.Mark] = []
         marks.reserveCapacity(g.ticks.count * g.rings.count)
@@ -227,7 +227,7 @@ extension RingScene {
         let color =
             spec.targetColor.map { SchemeColor(color: $0, dark: nil) }
             ?? textColor(
-                light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, on: context.trackLayers,
+                light: SchemeDefault.target.light, dark: SchemeDefault.target.dark, on: context.trackLayers,
                 theme: spec.theme)
         return Marks(marks: marks, width: RingGeometry.targetWidth(size: spec.size), color: color)
     }
@@ -245,10 +245,10 @@ extension RingScene {
             let color: SchemeColor
             switch spec.labelColor {
             case .color(let given)?: color = SchemeColor(color: given, dark: nil)
-            case .bar?: color = SchemeColor(color: barColor ?? DefaultColors.bar, dark: nil)
+            case .bar?: color = SchemeColor(color: barColor ?? SchemeDefault.bar.light, dark: nil)
             case nil:
                 color = textColor(
-                    light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel, on: context.labelLayers,
+                    light: SchemeDefault.label.light, dark: SchemeDefault.label.dark, on: context.labelLayers,
                     theme: spec.theme)
             }
             return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)

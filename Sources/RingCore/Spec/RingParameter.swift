@@ -47,12 +47,12 @@ extension RingParameter {
                 default: "required", aliases: ["value", "percent", "progress", "pct"]),
             in: &spec)
         try v.visit(
-            .min, \.minimum, PerRing(DecimalGrammar(), .item(0)),
+            .min, \.minimum, PerRing(DecimalGrammar(), .item(RingSpec.standardMinimum)),
             ParameterAbout(
                 .value, "Min", "the value at an empty ring; below max", example: "-10",
                 aliases: ["minimum", "minValue"]), in: &spec)
         try v.visit(
-            .max, \.maximum, PerRing(DecimalGrammar(), .item(100)),
+            .max, \.maximum, PerRing(DecimalGrammar(), .item(RingSpec.standardMaximum)),
             ParameterAbout(
                 .value, "Max", "the value at a full ring; above min", example: "250",
                 aliases: ["maximum", "maxValue", "total"]), in: &spec)
@@ -119,7 +119,7 @@ extension RingParameter {
             ParameterAbout(.shape, "Ticks", "the arc divided into equal parts by thin marks", example: "10"),
             in: &spec)
         try v.visit(
-            .size, \.size, Standard(CountGrammar(range: RingLimits.size), 120),
+            .size, \.size, Standard(CountGrammar(range: RingLimits.size), RingSpec.standardSize),
             ParameterAbout(
                 .size, "Size", "image width (and height, unless half) in px", example: "200", aliases: ["diameter"]),
             in: &spec)
@@ -141,9 +141,9 @@ extension RingParameter {
             ParameterAbout(.size, "Gap between rings", "space between concentric rings in px", example: "6"), in: &spec)
         try v.visit(
             .color, \.colors,
-            PerRing(ColorGrammar.bar, .empty),
+            PerRing(ColorGrammar(.bar), .empty),
             ParameterAbout(
-                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar.bar.schemeText,
+                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar(.bar).schemeText,
                 aliases: ["barColor", "progressColor", "strokeColor"]), in: &spec
         )
         try v.visit(
@@ -152,19 +152,20 @@ extension RingParameter {
                 .colour, "Gradient", "bar colour along the arc, from the first colour to the last; overrides color",
                 example: "22c55e,ef4444"), in: &spec)
         try v.visit(
-            .track, \.tracks, PerRing(ColorOrKeywordGrammar<RingSpec.Paint>(colors: .track), .item(.standard)),
+            .track, \.tracks,
+            PerRing(ColorOrKeywordGrammar<RingSpec.Paint>(colors: ColorGrammar(.track)), .item(.standard)),
             ParameterAbout(
                 .colour, "Track colour", "track (remaining part) colour", example: "none",
-                default: ColorGrammar.track.schemeText, aliases: ["trackColor"]), in: &spec)
+                default: ColorGrammar(.track).schemeText, aliases: ["trackColor"]), in: &spec)
         try v.visit(
-            .targetColor, \.targetColor, Absent(ColorGrammar.target),
+            .targetColor, \.targetColor, Absent(ColorGrammar(.target)),
             ParameterAbout(
                 .colour, "Target colour", "target marker colour", example: "cf222e",
-                default: ColorGrammar.target.schemeText), in: &spec)
+                default: ColorGrammar(.target).schemeText), in: &spec)
         try v.visit(
-            .tickColor, \.tickColor, Absent(ColorGrammar.tick),
+            .tickColor, \.tickColor, Absent(ColorGrammar(.tick)),
             ParameterAbout(
-                .colour, "Tick colour", "tick mark colour", example: "ffffff", default: ColorGrammar.tick.schemeText),
+                .colour, "Tick colour", "tick mark colour", example: "ffffff", default: ColorGrammar(.tick).schemeText),
             in: &spec)
         try v.visit(
             .thresholds, \.thresholds, Absent(ThresholdsGrammar(steps: RingLimits.thresholdSteps)),
@@ -195,19 +196,20 @@ extension RingParameter {
             in: &spec)
         try v.visit(
             .labelColor, \.labelColor,
-            Absent(ColorOrKeywordGrammar<RingSpec.LabelColor>(colors: .label)),
+            Absent(ColorOrKeywordGrammar<RingSpec.LabelColor>(colors: ColorGrammar(.label))),
             ParameterAbout(
                 .colour, "Label colour", "label colour; bar: the bar's colour", example: "cf222e",
-                default: ColorGrammar.label.schemeText),
+                default: ColorGrammar(.label).schemeText),
             in: &spec)
         try v.visit(
             .caption, \.caption, Absent(TextGrammar(limit: RingLimits.captionScalars, placeholders: true)),
             ParameterAbout(.text, "Caption", "a second, smaller line under the label", example: "coverage"),
             in: &spec)
         try v.visit(
-            .captionColor, \.captionColor, Absent(ColorGrammar.caption),
+            .captionColor, \.captionColor, Absent(ColorGrammar(.caption)),
             ParameterAbout(
-                .colour, "Caption colour", "caption colour", example: "0969da", default: ColorGrammar.caption.schemeText
+                .colour, "Caption colour", "caption colour", example: "0969da",
+                default: ColorGrammar(.caption).schemeText
             ), in: &spec)
         try v.visit(
             .decimals, \.decimals, Standard(CountGrammar(range: RingLimits.decimals), 0),
@@ -248,16 +250,38 @@ extension DerivedLength {
     static let segmentGap = DerivedLength.sizeOver(40)
 }
 
-extension ColorGrammar {
-    /// What the bar, the track, the label and the caption draw when no colour is given, per
-    /// scheme.
-    static let bar = ColorGrammar(light: DefaultColors.bar, dark: DefaultColors.bar)
-    static let track = ColorGrammar(light: DefaultColors.lightTrack, dark: DefaultColors.darkTrack)
-    static let label = ColorGrammar(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel)
-    static let caption = ColorGrammar(light: DefaultColors.lightCaption, dark: DefaultColors.darkCaption)
-    /// A target marker is drawn in the scheme's text colour, a tick in a muted one.
-    static let target = ColorGrammar(light: DefaultColors.lightLabel, dark: DefaultColors.darkLabel)
-    static let tick = ColorGrammar(light: DefaultColors.lightTick, dark: DefaultColors.darkTick)
+extension SchemeDefault {
+    /// What the bar, the track, the label and the caption draw when no colour is given; the
+    /// scene reads its defaults from here.
+    static let bar = SchemeDefault(light: RingColor(rgb: 0x2F81F7), dark: RingColor(rgb: 0x2F81F7))
+    static let track = SchemeDefault(light: RingColor(rgb: 0xE1E4E8), dark: RingColor(rgb: 0x30363D))
+    static let label = SchemeDefault(light: RingColor(rgb: 0x24292F), dark: RingColor(rgb: 0xE6EDF3))
+    /// Muted: a caption reads below its label, not beside it.
+    static let caption = SchemeDefault(light: RingColor(rgb: 0x57606A), dark: RingColor(rgb: 0x8B949E))
+    /// A target marker is drawn in the scheme's text colour.
+    static let target = label
+    /// A tick is muted too, yet visible on the scheme's track and on the default bar alike: at
+    /// least 2:1 against both (#424a53: 7.05 on the light track, 2.40 on #2f81f7; #c9d1d9:
+    /// 7.91 on the dark track, 2.43 on the bar), and less than the label's contrast on the
+    /// track.
+    static let tick = SchemeDefault(light: RingColor(rgb: 0x424A53), dark: RingColor(rgb: 0xC9D1D9))
+    /// Each concentric ring's bar when no `color` is given, outermost first: distinct hues, each
+    /// at least 3:1 against white and, in its dark-scheme form, against GitHub's `#0d1117`.
+    /// The first is ``bar`` in both schemes, so a single ring is what it always was.
+    static let palette: [SchemeDefault] = [
+        bar,
+        SchemeDefault(light: RingColor(rgb: 0x1A7F37), dark: RingColor(rgb: 0x3FB950)),  // green
+        SchemeDefault(light: RingColor(rgb: 0xBC4C00), dark: RingColor(rgb: 0xDB6D28)),  // orange
+        SchemeDefault(light: RingColor(rgb: 0x8250DF), dark: RingColor(rgb: 0xA371F7)),  // purple
+    ]
+}
+
+extension RingSpec {
+    /// `size` when none is given.
+    package static let standardSize = 120
+    /// `min` and `max` when none are given.
+    package static let standardMinimum = 0.0
+    package static let standardMaximum = 100.0
 }
 
 extension RingLimits {

@@ -83,7 +83,7 @@ public struct RingSpec: Sendable, Hashable {
     /// `ticks`: marks dividing the usable arc into this many equal parts; nil draws none.
     public var ticks: Int?
     /// `size`: image width (and height, unless `half`) in px.
-    public var size: Int = 120
+    public var size: Int = RingSpec.standardSize
     /// `scale`: the PNG's pixels per SVG pixel (1–4). How a ring is rasterised, not which ring
     /// it is: it stays out of the canonical key and the digest, so the SVG of `scale=2` is the
     /// SVG of the same ring without it, and the PNG's cache entry and ETag add it themselves.
@@ -152,8 +152,8 @@ public struct RingSpec: Sendable, Hashable {
 
     /// The defaults of the per-ring lists, built once: a spec copies them by reference instead
     /// of allocating three arrays on every parse.
-    private static let defaultMinimum: [Double] = [0]
-    private static let defaultMaximum: [Double] = [100]
+    private static let defaultMinimum: [Double] = [standardMinimum]
+    private static let defaultMaximum: [Double] = [standardMaximum]
     private static let defaultTracks: [Paint] = [.standard]
     private static let defaultTargets: [Double?] = [nil]
 
@@ -197,9 +197,9 @@ public struct RingSpec: Sendable, Hashable {
     @inline(__always)
     package func ring(_ index: Int) -> Ring {
         Ring(
-            value: values[index], minimum: Self.item(minimum, index, or: 0),
-            maximum: Self.item(maximum, index, or: 100),
-            color: colors.isEmpty ? nil : Self.item(colors, index, or: DefaultColors.bar),
+            value: values[index], minimum: Self.item(minimum, index, or: Self.standardMinimum),
+            maximum: Self.item(maximum, index, or: Self.standardMaximum),
+            color: colors.isEmpty ? nil : Self.item(colors, index, or: SchemeDefault.bar.light),
             track: Self.item(tracks, index, or: .standard), target: Self.item(targets, index, or: nil))
     }
 

@@ -112,10 +112,20 @@ where Keyword.RawValue == String {
     var values: String { QueryValue.keywords(Keyword.self).joined(separator: ", ") }
 }
 
-/// A colour; `light` and `dark` are what the ring draws in each scheme when none is given.
+/// A colour parameter's default: what the ring draws in each scheme when none is given.
+struct SchemeDefault: Sendable, Equatable {
+    let light: RingColor
+    let dark: RingColor
+}
+
+/// A colour, with its ``SchemeDefault`` if it has one.
 struct ColorGrammar: ValueGrammar {
-    var light: RingColor?
-    var dark: RingColor?
+    var standard: SchemeDefault?
+
+    init(_ standard: SchemeDefault? = nil) { self.standard = standard }
+
+    var light: RingColor? { standard?.light }
+    var dark: RingColor? { standard?.dark }
 
     @inline(__always)
     func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> RingColor {
