@@ -13,6 +13,8 @@ import Testing
 final class DeferringResponder: HTTPResponder {
     let seen = Locked<[String]>([])
     let drained = Atomic<Bool>(false)
+    /// Answers sent later, from another thread.
+    let sent = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "deferring-responder", attributes: .concurrent)
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
@@ -26,6 +28,7 @@ final class DeferringResponder: HTTPResponder {
             let delay = Int(request.query) ?? 0
             queue.asyncAfter(deadline: .now() + .milliseconds(delay)) {
                 reply.send(.text(.ok, "later \(request.query)"))
+                self.sent.add(1, ordering: .relaxed)
             }
             return nil
         case "/never":
@@ -81,7 +84,7 @@ private struct Refused: Error {}
         }
         let pipeliner = try server.client()
         pipeliner.send((0..<40).map { "GET /slow?\($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined())
-        usleep(10_000)
+        #expect(waitUntil { responder.seen.withLock { $0.contains("/slow?0") } })
         #expect(try server.exchange("GET /now?other HTTP/1.1\r\nHost: x\r\n\r\n")?.text == "now /now?other")
         for index in 0..<40 { #expect(pipeliner.readResponse()?.text == "slow \(index)") }
         let order = responder.seen.withLock { $0 }
@@ -120,11 +123,13 @@ private struct Refused: Error {}
 
     /// A reply for a connection that is gone goes nowhere, and nothing breaks.
     @Test(arguments: IOBackend.allCases) func aReplyForAClosedConnectionIsDropped(io: IOBackend) throws {
-        let server = try TestServer(io, responder: DeferringResponder())
+        let responder = DeferringResponder()
+        let server = try TestServer(io, responder: responder)
         let gone = try server.client()
         gone.send("GET /later?100 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitUntil { responder.seen.withLock { $0.contains("/later?100") } })
         gone.reset()
-        usleep(200_000)
+        #expect(waitUntil { responder.sent.load(ordering: .relaxed) == 1 })
         #expect(try server.exchange("GET /now HTTP/1.1\r\nHost: x\r\n\r\n")?.status == 200)
         #expect(waitUntil { server.server.statistics.openConnections == 0 })
     }

@@ -51,7 +51,8 @@ import Testing
         close(idlePeer)
         #expect(waitUntil(5) { !recorder.reported(gone).isEmpty })
         #expect(recorder.reported(gone).allSatisfy { $0.readable && !$0.writable })
-        Thread.sleep(forTimeInterval: 1.5)  // a sweep more
+        let swept = poller.sweeps.load(ordering: .relaxed)
+        #expect(waitUntil(5) { poller.sweeps.load(ordering: .relaxed) > swept })  // a whole sweep more
         #expect(recorder.reported(alive).isEmpty)
         #expect(recorder.reported(idle).isEmpty)
         recorder.finish { for fd in [gone, alive, idle] { poller.close(fd) } }

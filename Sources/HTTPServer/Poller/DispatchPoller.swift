@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -40,6 +41,8 @@ final class DispatchPoller: Poller, @unchecked Sendable {
     private var finished = false
     private var whenFinished: (@Sendable () -> Void)?
     private var sweep: (any DispatchSourceTimer)?
+    /// Sweeps done: a test waits for the next instead of sleeping through one.
+    let sweeps = Atomic<Int>(0)
 
     /// How often ``sweepHangUps()`` runs.
     static let sweepInterval = DispatchTimeInterval.seconds(1)
@@ -166,6 +169,7 @@ final class DispatchPoller: Poller, @unchecked Sendable {
     /// would from a source's event. A descriptor wanting nothing (waiting for a response or its
     /// turn) is reported when its interest returns, as ever.
     private func sweepHangUps() {
+        defer { sweeps.add(1, ordering: .relaxed) }
         let watched = registrations.values.filter { $0.read != nil && !$0.interest.isEmpty }
         guard !finished, !watched.isEmpty else { return }
         var descriptors = watched.map { pollfd(fd: $0.fd, events: 0, revents: 0) }  // errors always report

@@ -129,6 +129,9 @@ package final class RenderPool: Sendable {
     /// The estimated cost, in µs, up to which an event loop may render a queued ring itself in
     /// a spare turn (``renderSpare()``); 0: never.
     package let spareMicroseconds: Double
+    /// Render threads woken for queued renders: what a test reads to know that a render was
+    /// left to the loops' spare turns without waiting to see that no thread took it.
+    let threadWakes = Atomic<Int>(0)
     private let state = Locked(State())
     private let work = DispatchSemaphore(value: 0)
     private let finish: Finish
@@ -196,6 +199,7 @@ package final class RenderPool: Sendable {
         }
         if admission == .queued, wake {
             startThreads()
+            threadWakes.add(1, ordering: .relaxed)
             work.signal()
         }
         return admission
