@@ -35,7 +35,7 @@ let package = Package(
                 .linkedLibrary(":libcurl.so.4", .when(platforms: [.linux])),
                 .linkedLibrary("curl", .when(platforms: [.macOS])),
             ]),
-        // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/make-glyphs.py).
+        // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/generators/make-font-data.py).
         .target(name: "RingFontData", exclude: ["LICENSE-DejaVu.txt"]),
         // Pure: RingScene -> coverage raster -> PNG.
         .target(
@@ -49,7 +49,7 @@ let package = Package(
         .target(
             name: "RingService",
             dependencies: ["RingCore", "RingRaster", "HTTPServer", "CSystem", "CCurl", "Primitives"],
-            // The playground's markup, embedded by scripts/make-playground.py.
+            // The playground's markup, embedded by scripts/generators/make-playground.py.
             exclude: ["Playground/Markup"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "ring", dependencies: ["RingCore", "RingRaster", "RingService", "HTTPServer"],

@@ -21,7 +21,7 @@ func pngWork() {
     print(String(format: "%.2f %.2f", kept / 1000, fresh / 1000))
 }
 
-/// `--miss-work`: what a new ring costs itself, for scripts/bench.sh's miss goal: the median µs
+/// `--miss-work`: what a new ring costs itself, for scripts/bench/bench.sh's miss goal: the median µs
 /// to parse the queries scripts/bench/miss.lua sends (`p=1.0000001`, …) and to render them as
 /// SVG, on one line.
 func missWork() {

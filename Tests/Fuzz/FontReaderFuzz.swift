@@ -1,4 +1,4 @@
-// libFuzzer harness for the TrueType reader, compiled by scripts/fuzz.sh together with
+// libFuzzer harness for the TrueType reader, compiled by scripts/checks/fuzz.sh together with
 // RingRaster's sources against RingCore, the embedded font data and zlib (not part of the
 // package).
 //

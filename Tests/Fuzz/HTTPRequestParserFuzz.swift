@@ -1,5 +1,5 @@
 // libFuzzer harness for HTTPRequestParser, compiled together with the parser's sources by
-// scripts/fuzz.sh (not part of the Swift package).
+// scripts/checks/fuzz.sh (not part of the Swift package).
 //
 // Input: arbitrary bytes. The first byte seeds how the rest is split into chunks, so the fuzzer
 // explores requests arriving in every split, down to one byte at a time.

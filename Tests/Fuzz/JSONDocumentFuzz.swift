@@ -1,6 +1,6 @@
 // libFuzzer harness for the source documents of live values: bytes → JSONDocument → the
 // numbers paths select. Compiled with JSONDocument.swift against an instrumented RingCore by
-// scripts/fuzz.sh (not part of the Swift package).
+// scripts/checks/fuzz.sh (not part of the Swift package).
 //
 // Input: a first line taken as a field path, the rest as the document.
 // Checks: no crash, trap or hang on any document (nesting is bounded, so no stack overflow);

@@ -1,5 +1,5 @@
 // libFuzzer harness for query → RingSpec → SVG, compiled together with RingCore's sources by
-// scripts/fuzz.sh (not part of the Swift package).
+// scripts/checks/fuzz.sh (not part of the Swift package).
 //
 // Input: arbitrary bytes taken as a query string.
 // Checks: no crash or trap; a valid spec renders well-formed XML with no script, event

@@ -1,4 +1,4 @@
-// libFuzzer harness for RingScene → coverage raster → PNG, compiled by scripts/fuzz.sh together
+// libFuzzer harness for RingScene → coverage raster → PNG, compiled by scripts/checks/fuzz.sh together
 // with RingRaster's sources against RingCore, the font table and zlib (not part of the package).
 //
 // Input: a query (up to the first NUL byte), then bytes that overwrite the scene's numbers with

@@ -1,5 +1,5 @@
 // libFuzzer harness for our own deflate (RingRaster's RunLengthDeflate), compiled by
-// scripts/fuzz.sh together with that one source file and the system zlib (not part of the package).
+// scripts/checks/fuzz.sh together with that one source file and the system zlib (not part of the package).
 //
 // Input: a mode byte, then the data. Mode bit 0 reads the data through a map (the palette
 // renumbering the PNG encoder uses): the next 256 bytes are the map. Mode bit 1 expands the

@@ -7,7 +7,7 @@ import Testing
 /// the pictures the docs show, so a doc image can never drift from what the code renders.
 ///
 /// Re-record after an intended change with `RING_RECORD_SNAPSHOTS=1 swift test` (or
-/// `scripts/render-docs.sh`, which writes the same bytes through `ring render`), look at the
+/// `scripts/generators/render-docs.sh`, which writes the same bytes through `ring render`), look at the
 /// images, and bump `RingRenderer.version` when bytes change for an existing spec.
 @Suite struct GoldenSVGTests {
     static let directory = URL(fileURLWithPath: #filePath)

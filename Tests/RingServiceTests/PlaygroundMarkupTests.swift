@@ -4,7 +4,7 @@ import Testing
 @testable import RingService
 
 /// The playground's markup lives in files (Sources/RingService/Playground/Markup); the page
-/// served is built from what scripts/make-playground.py embedded of them.
+/// served is built from what scripts/generators/make-playground.py embedded of them.
 @Suite struct PlaygroundMarkupTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/RingService/Playground/Markup")
@@ -17,9 +17,9 @@ import Testing
     }
 
     @Test func theEmbeddedTextIsTheFiles() throws {
-        #expect(try PlaygroundMarkup.pageFile == Self.file("page.html"), "run scripts/make-playground.py")
-        #expect(try PlaygroundMarkup.styleFile == Self.file("playground.css"), "run scripts/make-playground.py")
-        #expect(try PlaygroundMarkup.scriptFile == Self.file("playground.js"), "run scripts/make-playground.py")
+        #expect(try PlaygroundMarkup.pageFile == Self.file("page.html"), "run scripts/generators/make-playground.py")
+        #expect(try PlaygroundMarkup.styleFile == Self.file("playground.css"), "run scripts/generators/make-playground.py")
+        #expect(try PlaygroundMarkup.scriptFile == Self.file("playground.js"), "run scripts/generators/make-playground.py")
     }
 
     /// Every place-holder is filled: the style, the reference table, the script and, in it,

@@ -162,7 +162,7 @@ import Testing
     }
 
     /// The tables of docs/parameters.md are what `ring parameters` prints from the table;
-    /// `scripts/render-docs.sh` rewrites them.
+    /// `scripts/generators/render-docs.sh` rewrites them.
     @Test func docsParameterTablesMatchTheTable() throws {
         let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("docs/parameters.md")
@@ -178,7 +178,7 @@ import Testing
                 current = nil
             }
         }
-        #expect(blocks.joined() == generated, "docs/parameters.md is stale: run scripts/render-docs.sh")
+        #expect(blocks.joined() == generated, "docs/parameters.md is stale: run scripts/generators/render-docs.sh")
         for definition in RingParameter.Definition.all {
             #expect(generated.contains("| `\(definition.name)` |"), "\(definition.name) missing from the docs")
         }

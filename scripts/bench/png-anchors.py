@@ -4,7 +4,7 @@
 
     python scripts/bench/png-anchors.py RING [COUNT]
 
-Renders COUNT (default 200) default rings with distinct values of p, as scripts/bench.sh asks
+Renders COUNT (default 200) default rings with distinct values of p, as scripts/bench/bench.sh asks
 the server for, and prints one line: "vips_us resvg_us vips_bytes resvg_bytes ring_bytes",
 the median time per image of each anchor in microseconds and the mean PNG size of each.
 """

@@ -1,4 +1,4 @@
-// The PNG engine's embedded data, written by scripts/make-font-data.py. Kept in C because a
+// The PNG engine's embedded data, written by scripts/generators/make-font-data.py. Kept in C because a
 // byte array compiles at once, where a Swift array literal of this size would take minutes to
 // type-check.
 #ifndef RING_FONT_DATA_H

@@ -3,9 +3,9 @@
 # no package dependency): symbol graphs of the public API from a build of RingRaster, then one
 # archive per module, with warnings treated as errors.
 #
-#   scripts/build-docs.sh [OUTPUT-DIR]   (default .build/docs)
+#   scripts/checks/build-docs.sh [OUTPUT-DIR]   (default .build/docs)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 out=${1:-.build/docs}
 command -v docc >/dev/null || { echo "build-docs.sh: docc not found (it ships with the Swift toolchain)" >&2; exit 1; }
 mkdir -p "$out"

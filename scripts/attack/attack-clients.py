@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Misbehaving and checking clients for scripts/attack.sh (loopback only, bounded in count and time).
+"""Misbehaving and checking clients for scripts/attack/attack.sh (loopback only, bounded in count and time).
 
-  clients.py idle PORT COUNT SECONDS [SOURCE]
+  attack-clients.py idle PORT COUNT SECONDS [SOURCE]
                                           hold COUNT keep-alive connections, each after one request,
                                           from the loopback address SOURCE (default 127.0.0.1)
-  clients.py reset PORT COUNT             open COUNT connections, send half a request, reset them
-  clients.py drain PORT SECONDS           keep-alive requests on 8 connections until the server goes
+  attack-clients.py reset PORT COUNT             open COUNT connections, send half a request, reset them
+  attack-clients.py drain PORT SECONDS           keep-alive requests on 8 connections until the server goes
                                           away; report complete and truncated responses
 """
 import socket

@@ -11,7 +11,7 @@ outline of an open track encloses its caps; the shadow never moves the bar. Last
 too: every target and tick mark at its angle within 1.5° and across its track, and the head of a
 ring's top lap at its value's angle.
 
-Usage: scripts/check-renderers.py PATH-TO-ring
+Usage: scripts/checks/check-renderers.py PATH-TO-ring
 Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), cairosvg (PyPI), xmllint
 (libxml2-utils), pillow and numpy. A missing tool is a failure, never a skip.
 """

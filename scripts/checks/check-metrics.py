@@ -3,7 +3,7 @@
 client library's own text parser (PyPI prometheus-client): every family must parse, and the
 counters must agree with the requests sent.
 
-Usage: scripts/check-metrics.py PATH-TO-ring
+Usage: scripts/checks/check-metrics.py PATH-TO-ring
 """
 import http.client
 import re

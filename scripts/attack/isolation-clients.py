@@ -1,22 +1,22 @@
 #!/usr/bin/env python3
-"""Clients for scripts/isolation.sh (loopback only, bounded in count and time).
+"""Clients for scripts/attack/isolation.sh (loopback only, bounded in count and time).
 
-  clients.py probe PORT PATH fresh|keepalive COUNT INTERVAL_MS
+  isolation-clients.py probe PORT PATH fresh|keepalive COUNT INTERVAL_MS
         COUNT requests for PATH, one every INTERVAL_MS, on a new connection each or on one
         keep-alive connection; prints "p50 p99 max" latency in ms and fails on any non-200.
-  clients.py pipeline PORT TEMPLATE COUNT
+  isolation-clients.py pipeline PORT TEMPLATE COUNT
         one connection sends COUNT requests for TEMPLATE ("{n}" a new number each) at once and
         reads every answer; prints "answered STATUS-COUNTS seconds".
-  clients.py fetch PORT TEMPLATE COUNT
+  isolation-clients.py fetch PORT TEMPLATE COUNT
         one keep-alive connection asks for TEMPLATE with "{n}" 0 to COUNT-1, one after another
         (the same URLs each run); prints "answered STATUS-COUNTS seconds".
-  clients.py slow PORT PATH COUNT SECONDS
+  isolation-clients.py slow PORT PATH COUNT SECONDS
         COUNT connections ask for PATH and read a few bytes a second for SECONDS; prints how
         many got their first bytes.
-  clients.py refused PORT
+  isolation-clients.py refused PORT
         exits 0 if a new connection is refused (or reset) within 1 s, 1 if it is accepted
         and left waiting.
-  clients.py documents PORT DELAY_S PEAK_FILE
+  isolation-clients.py documents PORT DELAY_S PEAK_FILE
         serves {"a": 1} to every GET after DELAY_S seconds (/ready at once), one thread a
         connection, and keeps the most requests it held at once in PEAK_FILE (a live-values
         source).

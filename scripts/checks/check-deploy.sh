@@ -3,9 +3,9 @@
 # `ring serve` instances and deploy/nginx.conf with a prefix folder. Then checks that a repeated
 # ring comes from nginx's cache, and that requests keep succeeding when one instance is stopped.
 #
-#   scripts/check-deploy.sh   (needs .build/release/ring, as the docs' commands do)
+#   scripts/checks/check-deploy.sh   (needs .build/release/ring, as the docs' commands do)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 command -v nginx >/dev/null || { echo "check-deploy: nginx is not installed" >&2; exit 1; }
 [ -x .build/release/ring ] || { echo "check-deploy: build .build/release/ring first" >&2; exit 1; }
 ring=.build/release/ring

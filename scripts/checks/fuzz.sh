@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a libFuzzer target for SECONDS (default 60) with AddressSanitizer.
 #
-#   scripts/fuzz.sh http|query|raster|font|json|deflate [SECONDS]
+#   scripts/checks/fuzz.sh http|query|raster|font|json|deflate [SECONDS]
 #
 # The harness in Tests/Fuzz/ is compiled together with the module's own sources (libFuzzer
 # provides main), starting from the seed corpus in Tests/Fuzz/corpus/TARGET. ByteGrammar (and
@@ -11,8 +11,8 @@
 # .build/fuzz/TARGET/; a crash makes the script fail and leaves the input to add as a regression
 # test.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-target=${1:?usage: scripts/fuzz.sh http|query|raster|font|json|deflate [SECONDS]}
+cd "$(dirname "$0")/../.."
+target=${1:?usage: scripts/checks/fuzz.sh http|query|raster|font|json|deflate [SECONDS]}
 seconds=${2:-60}
 out=.build/fuzz/$target
 mkdir -p "$out/corpus"

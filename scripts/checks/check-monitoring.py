@@ -13,10 +13,10 @@ docs/operations.md documents them: the text format with nginx's `combined` patte
 GoAccess and fail2ban read it) plus our four fields, the JSON format key by key, and the client
 behind a `--trusted-proxy`.
 
-ring_memory_limit_bytes is exported only under a cgroup memory limit; scripts/check-cgroup.sh
+ring_memory_limit_bytes is exported only under a cgroup memory limit; scripts/checks/check-cgroup.sh
 checks it there, and it is taken as known here.
 
-Usage: scripts/check-monitoring.py PATH-TO-ring
+Usage: scripts/checks/check-monitoring.py PATH-TO-ring
 """
 import http.client
 import json
@@ -31,7 +31,7 @@ import time
 from prometheus_client.parser import text_string_to_metric_families
 
 ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 deploy = os.path.join(root, "deploy")
 failures = []
 passed = 0

@@ -13,7 +13,7 @@ In Chromium, in the dark scheme:
   1. the track, the label, the caption, tick marks, targets and a lap's head compute their
      documented dark colours.
 
-Usage: scripts/check-fidelity.py PATH-TO-ring
+Usage: scripts/checks/check-fidelity.py PATH-TO-ring
 Needs rsvg-convert, resvg, cairosvg, chromium + chromedriver (Selenium), pillow, numpy and the
 Noto Color Emoji font. A missing tool is a failure, never a skip.
 """

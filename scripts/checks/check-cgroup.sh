@@ -6,7 +6,7 @@
 # mixed floods without an OOM kill (docs/operations.md, "Memory"). Needs root (it makes the cgroups)
 # and a cgroup file system with the cpu and memory controllers, v2 or v1.
 #
-#   scripts/check-cgroup.sh RING
+#   scripts/checks/check-cgroup.sh RING
 set -euo pipefail
 ring=${1:?usage: check-cgroup.sh RING}
 [ "$(id -u)" -eq 0 ] || { echo "check-cgroup.sh: needs root to make a cgroup" >&2; exit 1; }
@@ -100,7 +100,7 @@ case "$banner" in
     *"memory: --cache-mb "*" to fit the limit of 96 MiB"*) echo "  PASS  under 96 MiB the start-up line says what was fitted" ;;
     *) echo "  FAIL  under 96 MiB the start-up line does not say what was fitted" >&2; exit 1 ;;
 esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for path in "/ring.svg?p={n}&size=2{n}" "/ring.png?p={n}&size=300&gradient=red,blue" "/ring.png?p={n}&size=600&scale=2" \
     "/ring.png?p={n}&size=x{n}"; do
     RING_BENCH_PATH="$path" RING_BENCH_REPEAT=2 wrk -t1 -c8 -d6s -s scripts/bench/miss.lua "http://127.0.0.1:$port" >/dev/null 2>&1 &

@@ -9,7 +9,7 @@ fonts-noto-cjk and DejaVu installed), at 120 and 240 px. For each:
     names none; the emoji sequence draws exactly one box (none for its joiner), so only its
     centre is compared, not its width (Chromium draws the emoji in colour).
 
-Usage: scripts/check-languages.py PATH-TO-ring [OUT-DIR]
+Usage: scripts/checks/check-languages.py PATH-TO-ring [OUT-DIR]
 Needs chromium + chromedriver (Selenium), pillow, numpy, and the fonts above. A missing tool
 or font is a failure, never a skip. OUT-DIR (default a temporary one) keeps every image.
 """

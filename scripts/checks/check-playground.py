@@ -2,7 +2,7 @@
 """Tests the playground page in a real browser: Debian's chromium and chromium-driver, driven
 by Selenium.
 
-  scripts/check-playground.py PATH-TO-ring [--screenshots DIR]
+  scripts/checks/check-playground.py PATH-TO-ring [--screenshots DIR]
 
 Starts `ring serve`, opens /?p=72&slice=0.45 and checks the controls, the preview, the page URL
 and the snippets; changes controls and checks everything follows; checks errors from the

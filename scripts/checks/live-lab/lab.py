@@ -1,5 +1,5 @@
 """The live-value lab's checks, run inside the ring host's network namespace by
-scripts/check-live-sources.sh (which builds the namespaces, the DNS responder and the document
+scripts/checks/check-live-sources.sh (which builds the namespaces, the DNS responder and the document
 server). Starts `ring serve` itself, once per check, on the backend given.
 
     python3 lab.py PATH-TO-ring --io epoll|dispatch WORK-DIR

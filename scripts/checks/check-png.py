@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks ring's own PNGs against resvg's rasterisation of ring's own SVGs, pixel by pixel.
 
-    python scripts/check-png.py RING [--sheet OUT.png]
+    python scripts/checks/check-png.py RING [--sheet OUT.png]
 
 For every catalogue example (`ring examples`) and a set of seeded random specs, at scale 1 and
 some at 2 and 3: renders `ring render Q --format png` and `resvg` of `ring render Q` at the same

@@ -3,7 +3,7 @@
 engine (`ring render --format png`), side by side, into one PNG, so a person can look at what
 the code draws in every renderer.
 
-    python scripts/contact-sheet.py RING_BINARY OUT.png [--only=laps,ticks]
+    python scripts/generators/contact-sheet.py RING_BINARY OUT.png [--only=laps,ticks]
 
 --only keeps the examples whose names start with one of the comma-separated prefixes.
 

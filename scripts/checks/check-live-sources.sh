@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Live values under faults of the network, in a lab of two network namespaces:
 #
-#   scripts/check-live-sources.sh PATH-TO-ring
+#   scripts/checks/check-live-sources.sh PATH-TO-ring
 #
-#   ringlab  the ring host: ring serve, its clients (scripts/live-lab/lab.py), and an internal
+#   ringlab  the ring host: ring serve, its clients (scripts/checks/live-lab/lab.py), and an internal
 #            service on its loopback that no source may reach; its resolv.conf names the
 #            lab's DNS responder.
-#   ringnet  the internet: the DNS responder (scripts/live-lab/dns.py: slow, silent, NXDOMAIN
-#            and rebinding names) and the document server (scripts/live-lab/documents.py).
+#   ringnet  the internet: the DNS responder (scripts/checks/live-lab/dns.py: slow, silent, NXDOMAIN
+#            and rebinding names) and the document server (scripts/checks/live-lab/documents.py).
 #
 # The two are joined by a veth pair with public addresses (100.0.77.1 and .2), so the address
 # rules apply as they would on the internet. lab.py runs every check on the epoll and the
 # Dispatch backend. Needs root (ip netns).
 set -euo pipefail
-ring=${1:?usage: scripts/check-live-sources.sh PATH-TO-ring}
+ring=${1:?usage: scripts/checks/check-live-sources.sh PATH-TO-ring}
 ring=$(realpath "$ring")
 for tool in ip python3; do
     command -v "$tool" >/dev/null || { echo "check-live-sources: $tool is not installed" >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Live values over HTTPS, against a certificate authority of our own made with openssl.
 #
-#   scripts/check-https-source.sh PATH-TO-ring
+#   scripts/checks/check-https-source.sh PATH-TO-ring
 #
 # The fetcher is libcurl with the system's CA bundle, which is what production uses, so the
 # check does not hand it a CA of its own: as root on a CI machine, the test CA is added to the system store
@@ -14,7 +14,7 @@
 #   3. with the CA removed, a new ring serve refuses the same HTTPS source: the certificate is
 #      checked, not trusted blindly.
 set -euo pipefail
-ring=${1:?usage: scripts/check-https-source.sh PATH-TO-ring}
+ring=${1:?usage: scripts/checks/check-https-source.sh PATH-TO-ring}
 for tool in openssl python3 curl update-ca-certificates; do
     command -v "$tool" >/dev/null || { echo "check-https-source: $tool is not installed" >&2; exit 1; }
 done

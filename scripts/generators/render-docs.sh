@@ -3,7 +3,7 @@
 # server serves, and the parameter tables of docs/parameters.md with `ring parameters`, from the
 # contract's one table. With --check, changes nothing and fails when an image or a table is stale.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build --product ring >/dev/null
 ring="$(swift build --show-bin-path)/ring"
 check=false
@@ -63,7 +63,7 @@ awk -v tables="$tables" '
 ' docs/parameters.md > "$tables.md"
 if $check; then
     if ! cmp -s "$tables.md" docs/parameters.md; then
-        echo "stale: the parameter tables in docs/parameters.md (run scripts/render-docs.sh)" >&2
+        echo "stale: the parameter tables in docs/parameters.md (run scripts/generators/render-docs.sh)" >&2
         diff docs/parameters.md "$tables.md" >&2 || true
         stale=1
     fi

@@ -3,14 +3,14 @@
 # may stall the others, break the memory bound, or keep a draining server alive. See
 # docs/reliability.md for what each round does and the latest figures.
 #
-#   scripts/isolation.sh [--io epoll|dispatch] [RING]   (RING: default, the release build)
+#   scripts/attack/isolation.sh [--io epoll|dispatch] [RING]   (RING: default, the release build)
 #
 # ISOLATION_ROUNDS picks rounds (default "latency cost memory drain sources"); RING_FLAGS adds flags to
 # every server started, for trying settings.
 #
 # Installs wrk from Debian if missing. Exits 1 if any check fails, printing every figure.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 io=epoll
 if [ "${1:-}" = "--io" ]; then
     [ -n "${2:-}" ] || { echo "isolation.sh: --io needs epoll or dispatch" >&2; exit 2; }
@@ -29,7 +29,7 @@ if [ -z "$ring" ]; then
 fi
 ulimit -n 20000 2>/dev/null || true
 port=18280
-clients=scripts/isolation/clients.py
+clients=scripts/attack/isolation-clients.py
 log=$(mktemp -d)
 pid=
 stop_server() { [ -z "$pid" ] || { kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; pid=; }; }

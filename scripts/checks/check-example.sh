@@ -4,10 +4,10 @@
 # through the library are byte for byte what `ring render` writes, and that a bad query is
 # refused with the parameter's message.
 #
-#   scripts/check-example.sh PATH-TO-ring
+#   scripts/checks/check-example.sh PATH-TO-ring
 set -euo pipefail
-cd "$(dirname "$0")/.."
-ring=${1:?usage: scripts/check-example.sh PATH-TO-ring}
+cd "$(dirname "$0")/../.."
+ring=${1:?usage: scripts/checks/check-example.sh PATH-TO-ring}
 swift build --package-path Examples/RingExample 2>&1 | tail -n 1
 example="$(swift build --package-path Examples/RingExample --show-bin-path)/ring-example"
 out=$(mktemp -d)

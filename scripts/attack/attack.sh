@@ -3,11 +3,11 @@
 # client, releases what the attackers held, and drains cleanly on SIGTERM. See
 # docs/reliability.md for what each round does and the latest figures.
 #
-#   scripts/attack.sh [--io epoll|dispatch]     (default: the server's default, epoll on Linux)
+#   scripts/attack/attack.sh [--io epoll|dispatch]     (default: the server's default, epoll on Linux)
 #
 # Installs wrk and slowhttptest from Debian if missing. Exits 1 if any check fails.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 io=()
 if [ "${1:-}" = "--io" ]; then
     [ -n "${2:-}" ] || { echo "attack.sh: --io needs epoll or dispatch" >&2; exit 2; }
@@ -49,7 +49,7 @@ read -r rps p99 < <(client)
 echo "baseline: normal client $rps req/s, p99 $p99; $base_fds fds, $base_threads threads, ${base_rss} KiB RSS"
 
 echo "(a) one client (127.0.0.2) asks for 3000 idle keep-alive connections"
-python3 scripts/attack/clients.py idle $port 3000 12 127.0.0.2 > "$log/idle.txt" &
+python3 scripts/attack/attack-clients.py idle $port 3000 12 127.0.0.2 > "$log/idle.txt" &
 attacker=$!
 sleep 5
 read -r rps p99 < <(client)
@@ -79,7 +79,7 @@ check "all 500 slow-header connections are cut by the header deadline" [ "$cut" 
 check "descriptors return to $base_fds" settles
 
 echo "(c) 2000 connections reset mid-request"
-python3 scripts/attack/clients.py reset $port 2000 > "$log/reset.txt" &
+python3 scripts/attack/attack-clients.py reset $port 2000 > "$log/reset.txt" &
 attacker=$!
 read -r rps p99 < <(client)
 wait $attacker; sed 's/^/  /' "$log/reset.txt"
@@ -91,7 +91,7 @@ check "RSS stays bounded (${base_rss} → ${after_rss} KiB, limit +64 MiB)" [ "$
 check "threads bounded ($(threads) ≤ $thread_limit)" [ "$(threads)" -le "$thread_limit" ]
 
 echo "(d) SIGTERM under load"
-python3 scripts/attack/clients.py drain $port 6 > "$log/drain.txt" &
+python3 scripts/attack/attack-clients.py drain $port 6 > "$log/drain.txt" &
 drainer=$!
 sleep 2
 kill -TERM $pid
