@@ -1,7 +1,7 @@
 import RingCore
 
 /// `ring examples`: the catalogue the docs and golden tests use, one "name<TAB>query" line
-/// each, so scripts/render-docs.sh and the tests draw from one list.
+/// each, so scripts/generators/render-docs.sh and the tests draw from one list.
 enum ExamplesCommand {
     static let usage = """
         USAGE: ring examples [--errors | --languages]

@@ -1,7 +1,7 @@
 import RingCore
 
 /// `ring parameters`: the parameter reference as Markdown tables, one per docs section, each
-/// between `<!-- parameters:GROUP -->` and `<!-- /parameters -->`. `scripts/render-docs.sh`
+/// between `<!-- parameters:GROUP -->` and `<!-- /parameters -->`. `scripts/generators/render-docs.sh`
 /// writes them into docs/parameters.md, and a test fails when the docs differ, so the page
 /// always says what the contract's table says.
 enum ParametersCommand {
@@ -10,7 +10,7 @@ enum ParametersCommand {
 
         Prints the parameter reference as Markdown tables, one per section of docs/parameters.md,
         and the aliases suggested for names that are not parameters, from the table the parser
-        validates with (scripts/render-docs.sh writes them into the docs).
+        validates with (scripts/generators/render-docs.sh writes them into the docs).
         """
 
     static func run(_ arguments: [String]) -> Int32 {

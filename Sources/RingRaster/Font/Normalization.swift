@@ -3,7 +3,7 @@ import RingFontData
 /// Unicode's canonical composition (NFC) for the PNG engine, whose module has no Foundation:
 /// "e" followed by U+0301 is drawn as the font's "é", and Vietnamese typed with combining
 /// tones ("e" U+0323 U+0302) as its "ệ". The data is Unicode's own, generated into
-/// RingFontData by `scripts/make-font-data.py`; Hangul syllables compose by arithmetic.
+/// RingFontData by `scripts/generators/make-font-data.py`; Hangul syllables compose by arithmetic.
 enum Normalization {
     /// `scalars` (one character) in NFC: decomposed, marks in canonical order, then composed.
     static func composed(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {

@@ -1,7 +1,7 @@
 import RingCore
 
 /// The playground's HTML, CSS and JavaScript, from the files in Markup/ (embedded by
-/// scripts/make-playground.py) with the parameter table written in. Kept apart from the
+/// scripts/generators/make-playground.py) with the parameter table written in. Kept apart from the
 /// response so the policy hashes cover exactly the text between `<script>` / `<style>` and
 /// their end tags.
 enum PlaygroundMarkup {

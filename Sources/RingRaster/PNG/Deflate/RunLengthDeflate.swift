@@ -9,7 +9,7 @@
 /// default ring alone) and 39 bytes smaller, and inside a render, where zlib's state is cold
 /// after the drawing, 3.0 times; with the renumbering pass it saves, 3.5. `ring-bench
 /// --deflate` measures it against zlib every run; docs/performance.md ("PNG") has the
-/// figures. `scripts/fuzz.sh deflate` fuzzes it against zlib's inflate.
+/// figures. `scripts/checks/fuzz.sh deflate` fuzzes it against zlib's inflate.
 ///
 /// Where the time goes, and why it is less than zlib's: zlib walks its window a byte at a
 /// time, keeps a hash it never reads in this mode, and sums Adler-32 over every byte again.
