@@ -133,6 +133,8 @@ package struct HTTPHeaderBlock: @unchecked Sendable {
 
     /// Turns each CR, LF and NUL of `bytes` into a space, eight bytes at a time: a word is
     /// looked at byte by byte only if it holds one, which a value the program wrote never does.
+    /// With the entity tag written in place, this took a new ring's `ETag` line from 749 to
+    /// 610 instructions (callgrind; docs/performance.md).
     private static func makeSafe(_ bytes: UnsafeMutableBufferPointer<UInt8>) {
         // A byte of `word` is zero where the high bit of `(word - 0x01…) & ~word & 0x80…` is set
         // (the lowest such byte exactly; a higher one may be flagged too, and is then only
