@@ -106,7 +106,7 @@ public struct RingImage: Sendable {
         return [scene.label, scene.caption].compactMap { $0 }.flatMap { fonts.missingCharacters(in: $0.text) }
     }
 
-    /// A strong entity tag, quoted, for this image (`"r6-png@2x-…"`): the format's renderer
+    /// A strong entity tag, quoted, for this image (`"r8-png@2x-…"`): the format's renderer
     /// version, the format, a PNG's scale, a PNG's fallback fonts and the ring's digest. No two
     /// different images share one, and a change to one format's renderer moves only that
     /// format's tags.
@@ -117,7 +117,7 @@ public struct RingImage: Sendable {
     /// The tag of an image of `kind` (`r` a ring, `e` an error image) with `digest`: a new
     /// renderer invalidates every copy of its format downstream, and an error image never
     /// shares a tag with a ring. A PNG drawn with fallback fonts carries their fingerprint
-    /// (`"r6-png-f0123abcd-…"`), so servers with other fonts never claim each other's pixels.
+    /// (`"r8-png-f0123abcd-…"`), so servers with other fonts never claim each other's pixels.
     package static func entityTag(
         _ kind: StaticString, _ format: Format, scale: Int, fonts: LabelFonts, _ digest: RingDigest
     ) -> String {
@@ -126,7 +126,7 @@ public struct RingImage: Sendable {
         return writer.text
     }
 
-    /// Room for ``entityTag``'s bytes: the longest, `"r7-png@4x-f0123abcd-`, 32 digits and a
+    /// Room for ``entityTag``'s bytes: the longest, `"r8-png@4x-f0123abcd-`, 32 digits and a
     /// quote, is 54 (the scale is at most 4, ``RingLimits/scale``).
     package static let maximumEntityTagBytes = 64
 

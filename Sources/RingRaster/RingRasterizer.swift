@@ -21,11 +21,11 @@ package enum RingRasterizer {
     /// Bumped whenever the same scene would rasterise to different PNG bytes; part of a PNG's
     /// ETag, apart from the SVG's ``RingRenderer/version``. It began at 5, where the two
     /// versions parted, so no PNG tag of before means a different image now.
-    package static let version = 7
+    package static let version = 8
 
-    /// When ``version`` began, in seconds since 1970 (2026-12-04T07:00:00Z): every PNG's
+    /// When ``version`` began, in seconds since 1970 (2026-12-06T15:00:00Z): every PNG's
     /// `Last-Modified`. Moves forward with every version bump.
-    package static let versionDate = 1_796_367_600
+    package static let versionDate = 1_796_569_200
 
     /// The image size in pixels: the SVG's `width` × `height`, times `scale`, at least 1 and at
     /// most ``largestSide`` (a scene is a package value: its numbers need not come from a spec).

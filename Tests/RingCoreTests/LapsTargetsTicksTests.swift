@@ -83,6 +83,30 @@ import Testing
         #expect(beneath.color(along: 0) == top.color(at: 0.4))
     }
 
+    /// The head's visible edge is at the value's angle wherever the value is, just past a
+    /// whole lap too: `p=100.5` and `p=101` draw different heads, `p=101`'s edge at 3.6°.
+    @Test(arguments: [100.5, 101, 102, 105, 110, 150, 201, 299])
+    func theHeadSitsAtTheValuesAngle(value: Double) throws {
+        let s = try scene("p=\(value)&overflow=lap&size=240")
+        let edge = Self.visibleEnd(try #require(s.rings[0].bar).stroke)
+        let expected = (value.truncatingRemainder(dividingBy: 100)) * 3.6
+        #expect(abs(Self.turn(edge - expected)) < 1e-9, "p=\(value): head's edge at \(edge)°")
+    }
+
+    /// With laps, a target past max is drawn where the head will be when the value reaches
+    /// it: 150 % half way round, 200 % at the start; below max as on any ring.
+    @Test(arguments: [(150.0, 180.0), (125, 90), (200, 0), (330, 108), (80, 288)])
+    func aLapTargetSitsWhereTheHeadWillBe(target: Double, angle: Double) throws {
+        let s = try scene("p=130&overflow=lap&target=\(target)")
+        let mark = try #require(s.targets).marks[0].angle
+        #expect(abs(Self.turn(mark - angle)) < 1e-9, "target=\(target): \(mark)°")
+        guard target > 100, target.truncatingRemainder(dividingBy: 100) != 0 else { return }
+        let reached = try scene("p=\(target)&overflow=lap")
+        #expect(abs(Self.turn(mark - Self.visibleEnd(try #require(reached.rings[0].bar).stroke))) < 1e-9)
+        // Without laps a target past max sits at the end, as before.
+        #expect(abs(Self.turn(try #require(try scene("p=130&target=\(target)").targets).marks[0].angle)) < 1e-9)
+    }
+
     /// Laps need a full ring; the error names both parameters.
     @Test(arguments: ["slice=0.25", "half", "segments=5"])
     func lapsNeedAFullRing(other: String) {
@@ -109,20 +133,53 @@ import Testing
     }
 
     /// On every shape: a slice, a half gauge, segments and concentric rings (each on its own
-    /// track), where `none` skips a ring.
+    /// track), where `none` skips a ring; on open arcs where a bar at the target's value ends.
     @Test func targetsWorkOnEveryShape() throws {
-        let slice = try #require(try scene("p=10&slice=0.25&target=50").targets)
-        #expect(abs(slice.marks[0].angle - (180 + 45 + 135)) < 1e-9)
-        let half = try #require(try scene("p=10&half&target=50").targets)
-        #expect(abs(Self.turn(half.marks[0].angle)) < 1e-9)
-        let halfCCW = try #require(try scene("p=10&half&dir=ccw&target=25").targets)
-        #expect(abs(halfCCW.marks[0].angle - 45) < 1e-9)
+        for query in ["p=50&slice=0.25&target=50", "p=50&half&target=50", "p=25&half&dir=ccw&target=25"] {
+            let s = try scene(query)
+            let target = try #require(s.targets).marks[0].angle
+            #expect(abs(Self.turn(target - Self.visibleEnd(try #require(s.rings[0].bar).stroke))) < 1e-9, "\(query)")
+        }
+        // Half way along the arc, a bar's caps are symmetric: the mark is the arc's middle.
+        #expect(abs(Self.turn(try #require(try scene("p=10&half&target=50").targets).marks[0].angle)) < 1e-9)
         #expect(try scene("p=10&segments=4&target=50").targets?.marks.count == 1)
         let rings = try scene("p=10,20,30&target=50,none,75&size=200")
         let marks = try #require(rings.targets).marks
         #expect(marks.map(\.angle) == [180, 270])
         #expect(marks[0].outer == rings.rings[0].bar!.stroke.radius + rings.rings[0].track!.stroke.width / 2)
         #expect(marks[1].outer == rings.rings[2].bar!.stroke.radius + rings.rings[2].track!.stroke.width / 2)
+    }
+
+    /// The rule a reader takes from the picture: a bar at a mark's value ends at that mark, its
+    /// round cap included, on every shape, direction and cap, near 0 and between. A full ring's
+    /// marks from 10 % on are where they always were: the value's share of the circle.
+    @Test(arguments: [
+        "", "&half", "&slice=0.3", "&half&dir=ccw", "&slice=0.3&start=90&dir=ccw", "&cap=butt&half",
+        "&width=40&half", "&cap=butt", "&width=40", "&segments=6",
+    ])
+    func aBarAtAMarksValueEndsAtTheMark(shape: String) throws {
+        for value in [1.0, 2, 5, 10, 25, 50, 75, 90] {
+            let s = try scene("p=\(value)&target=\(value)&size=240\(shape)")
+            let bar = try #require(s.rings[0].bar?.segments.last ?? s.rings[0].bar?.stroke)
+            let end = shape.contains("segments") ? bar.arc.end : Self.visibleEnd(bar)
+            let target = try #require(s.targets).marks[0].angle
+            #expect(abs(Self.turn(target - end)) < 1e-9, "p=\(value)\(shape): mark \(target)°, bar \(end)°")
+            if shape.isEmpty || shape == "&cap=butt", value >= 10 {
+                #expect(abs(Self.turn(target - value * 3.6)) < 1e-9)
+            }
+        }
+        // Ticks follow the same rule: p at a tick's value ends at the tick.
+        if !shape.contains("segments") {
+            let ticked = try scene("p=75&ticks=4&size=240\(shape)")
+            let end = Self.visibleEnd(try #require(ticked.rings[0].bar).stroke)
+            #expect(ticked.ticks?.marks.contains { abs(Self.turn($0.angle - end)) < 1e-9 } == true, "ticks\(shape)")
+        }
+    }
+
+    /// Where a bar's stroke visibly ends: its arc's end, plus half a round cap.
+    static func visibleEnd(_ stroke: RingScene.Stroke) -> Double {
+        let cap = stroke.cap == .round ? stroke.width / 2 / stroke.radius * 180 / .pi : 0
+        return stroke.arc.end + (stroke.arc.sweep < 0 ? -cap : cap)
     }
 
     /// The accessible name adds each ring's target; a title of the URL's own is left alone.
@@ -150,20 +207,23 @@ import Testing
 
     // MARK: Ticks
 
-    /// N marks on a full ring (0 and 360° coincide), N + 1 on an arc, at equal steps of the
-    /// usable arc, across every ring's track at the same angles.
+    /// N marks on a full ring (0 and 360° coincide), N + 1 on an arc: a full ring's at equal
+    /// steps of the circle; an open arc's ends on the track's ends and the others where a bar
+    /// at their value ends (spread over the arc and its caps), across every ring's track.
     @Test func ticksDivideTheUsableArc() throws {
         let full = try #require(try scene("p=50&ticks=8").ticks)
         #expect(full.marks.map(\.angle) == (0..<8).map { Double($0) * 45 })
         #expect(full.width == 1)
-        let slice = try #require(try scene("p=50&slice=0.5&ticks=4").ticks)
-        #expect(slice.marks.map(\.angle) == [270, 315, 360, 405, 450])
+        let slice = try #require(try scene("p=50&slice=0.5&ticks=4").ticks).marks.map(\.angle)
+        let cap = 12 / 54 * 180 / Double.pi  // the default bar's width, in degrees at its radius
+        let expected = [270, 315 - cap / 4, 360, 405 + cap / 4, 450]
+        #expect(zip(slice, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(slice)")
         let half = try #require(try scene("p=50&half&dir=ccw&ticks=2").ticks)
         #expect(half.marks.map(\.angle) == [90, 0, -90])
         let rings = try scene("p=50,20&ticks=4&size=240")
         let marks = try #require(rings.ticks).marks
         #expect(marks.count == 8)
-        #expect(marks[0..<4].map(\.angle) == marks[4..<8].map(\.angle))
+        #expect(marks[0..<4].map(\.angle) == marks[4..<8].map(\.angle))  // a full ring's, on every ring
         #expect(rings.ticks?.width == 2)
     }
 

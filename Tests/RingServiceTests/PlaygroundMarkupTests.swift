@@ -18,8 +18,10 @@ import Testing
 
     @Test func theEmbeddedTextIsTheFiles() throws {
         #expect(try PlaygroundMarkup.pageFile == Self.file("page.html"), "run scripts/generators/make-playground.py")
-        #expect(try PlaygroundMarkup.styleFile == Self.file("playground.css"), "run scripts/generators/make-playground.py")
-        #expect(try PlaygroundMarkup.scriptFile == Self.file("playground.js"), "run scripts/generators/make-playground.py")
+        #expect(
+            try PlaygroundMarkup.styleFile == Self.file("playground.css"), "run scripts/generators/make-playground.py")
+        #expect(
+            try PlaygroundMarkup.scriptFile == Self.file("playground.js"), "run scripts/generators/make-playground.py")
     }
 
     /// Every place-holder is filled: the style, the reference table, the script and, in it,

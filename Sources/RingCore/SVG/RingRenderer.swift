@@ -2,12 +2,12 @@
 public enum RingRenderer {
     /// Bumped whenever the same spec would render different bytes, in SVG or PNG; part of the
     /// server's ETag. What each version changed is listed in docs/architecture.md.
-    public static let version = 6
+    public static let version = 7
 
-    /// When ``version`` began, in seconds since 1970 (2026-12-02T19:00:00Z): every ring's
+    /// When ``version`` began, in seconds since 1970 (2026-12-06T15:00:00Z): every ring's
     /// `Last-Modified`, since a ring's bytes change only with the renderer. Moves forward with
     /// every version bump.
-    public static let versionDate = 1_796_238_000
+    public static let versionDate = 1_796_569_200
 
     /// The SVG document for `spec`. Pass `digest` when the caller has it already (the server
     /// needs it for its cache first), so the canonical key is not built and hashed twice.

@@ -30,6 +30,8 @@ package struct RingGeometry: Sendable, Equatable {
         package var laps: Laps?
         /// The target's angle on the arc; nil for none.
         package var target: Double?
+        /// The tick marks' angles on this ring: N on a closed track, N + 1 on an arc.
+        package var ticks: [Double] = []
     }
 
     /// A value that goes round more than once (`overflow=lap`): the laps beneath the top one
@@ -61,8 +63,6 @@ package struct RingGeometry: Sendable, Equatable {
     /// The usable arc, the same on every ring: the whole circle, the circle less the slice, or
     /// the upper half.
     package var track: Arc
-    /// The tick marks' angles, the same on every ring: N on a closed track, N + 1 on an arc.
-    package var ticks: [Double]
     /// Blur standard deviation and vertical offset of the shadow.
     package var shadowBlur: Double
     package var shadowOffset: Double
@@ -164,23 +164,26 @@ package struct RingGeometry: Sendable, Equatable {
             track = Arc(start: gapEdge, sweep: total)
             barStart = spec.slice > 0 && spec.direction == .ccw ? spec.start + 180 - 180 * spec.slice : gapEdge
         }
+        // The track starts where the bar does, and runs the bar's way.
         if spec.direction == .ccw { track = Arc(start: barStart, sweep: -total) }
-        // From here on the track starts where the bar does, and runs the bar's way.
-        let track = self.track
         rings = (0..<spec.ringCount).map { index in
             let values = spec.ring(index)
-            var ring = Self.ring(
-                spec, fraction: values.fraction, radius: bands.radius(ofRing: index), total: total,
-                barStart: barStart)
+            let mapping = ValueMapping(spec, radius: bands.radius(ofRing: index), total: total, barStart: barStart)
+            var ring = Self.ring(spec, fraction: values.fraction, mapping)
             if spec.overflow == .lap, values.laps >= 1 { Self.lap(&ring, spec, laps: values.laps, start: barStart) }
-            ring.target = values.targetFraction.map { track.start + track.sweep * $0 }
+            if let laps = values.targetLaps {
+                ring.target =
+                    spec.overflow == .lap && laps > 1
+                    // Where the head will be when the value reaches the target: 150 % of a
+                    // lap is half way round, 200 % at the start.
+                    ? barStart + mapping.sign * (laps - laps.rounded(.down)) * 360
+                    : Self.markAngle(laps.clamped(to: 0...1), on: ring, mapping)
+            }
+            if let count = spec.ticks {
+                let marks = mapping.fullCircle ? count : count + 1  // both ends of an arc
+                ring.ticks = (0..<marks).map { Self.markAngle(Double($0) / Double(count), on: ring, mapping) }
+            }
             return ring
-        }
-        if let count = spec.ticks {
-            let marks = track.sweep.magnitude >= 360 ? count : count + 1  // both ends of an arc
-            ticks = (0..<marks).map { track.start + track.sweep * Double($0) / Double(count) }
-        } else {
-            ticks = []
         }
         let radius = rings[rings.count - 1].radius
         let inner = max(radius - strokeHalf, 1)
@@ -235,37 +238,59 @@ package struct RingGeometry: Sendable, Equatable {
         }
     }
 
-    /// One ring at `radius`, filled to `fraction` of the usable arc (`total` degrees from
-    /// `barStart`).
-    private static func ring(
-        _ spec: borrowing RingSpec, fraction: Double, radius: Double, total: Double, barStart: Double
-    ) -> Ring {
-        let sign: Double = spec.direction == .cw ? 1 : -1
-        let barWidth = spec.resolvedWidth
+    /// How a value becomes a visible bar on one ring: the usable arc's length with the caps,
+    /// and the cap and the least gap in degrees at the ring's radius.
+    struct ValueMapping {
+        let sign: Double
+        let barStart: Double
+        let radius: Double
+        let total: Double
+        let fullCircle: Bool
+        let capDegrees: Double
+        let minimumGap: Double
+        /// The bar's visible length when full: the circle, or the arc and its two half caps.
+        let full: Double
+        let smallest: Double
+
+        init(_ spec: borrowing RingSpec, radius: Double, total: Double, barStart: Double) {
+            sign = spec.direction == .cw ? 1 : -1
+            self.barStart = barStart
+            self.radius = radius
+            self.total = total
+            fullCircle = total >= 360
+            let degreesPerPixel = 180 / (Double.pi * radius)
+            capDegrees = spec.cap == .round ? spec.resolvedWidth * degreesPerPixel : 0
+            minimumGap = max(1.5, spec.resolvedWidth * 0.15) * degreesPerPixel
+            full = fullCircle ? 360 : total + capDegrees
+            smallest = spec.cap == .round ? capDegrees : minimumGap
+        }
+
+        /// The bar's visible extent, caps included, at `fraction` strictly between 0 and 1.
+        func visible(_ fraction: Double) -> Double {
+            RingGeometry.visibleExtent(fraction, full: full, smallest: smallest, gap: minimumGap)
+        }
+    }
+
+    /// One ring filled to `fraction` of the usable arc.
+    private static func ring(_ spec: borrowing RingSpec, fraction: Double, _ mapping: ValueMapping) -> Ring {
+        let sign = mapping.sign
+        let barStart = mapping.barStart
+        let capDegrees = mapping.capDegrees
         // The bar's visible extent, caps included, follows the value; see `visibleExtent`.
-        let fullCircle = total >= 360
-        let degreesPerPixel = 180 / (Double.pi * radius)
-        let capDegrees = spec.cap == .round ? barWidth * degreesPerPixel : 0
-        let minimumGap = max(1.5, barWidth * 0.15) * degreesPerPixel
-        var ring = Ring(radius: radius, bar: nil, barIsClosed: fraction >= 1 && fullCircle)
+        var ring = Ring(radius: mapping.radius, bar: nil, barIsClosed: fraction >= 1 && mapping.fullCircle)
         if fraction <= 0 {
             ring.bar = nil  // no dot at 0
         } else if ring.barIsClosed {
             ring.bar = Arc(start: barStart, sweep: sign * 360)
         } else {
-            let full = fullCircle ? 360 : total + capDegrees
-            let visible =
-                fraction >= 1
-                ? full
-                : visibleExtent(
-                    fraction, full: full, smallest: spec.cap == .round ? capDegrees : minimumGap, gap: minimumGap)
+            let visible = fraction >= 1 ? mapping.full : mapping.visible(fraction)
             // On a full ring the visible bar starts at `start`, its cap included; on an open arc
             // the bar's caps sit where the track's do.
-            let offset = fullCircle ? capDegrees / 2 : 0
+            let offset = mapping.fullCircle ? capDegrees / 2 : 0
             ring.bar = Arc(start: barStart + sign * offset, sweep: sign * max(visible - capDegrees, 0))
         }
         guard let count = spec.segments else { return ring }
-        let layout = segmentLayout(spec, radius: radius, total: total)
+        let layout = segmentLayout(spec, radius: mapping.radius, total: mapping.total)
         ring.trackSegments = (0..<count).map { index in
             Arc(
                 start: barStart + sign * (layout.lead + Double(index) * (layout.length + layout.gap)),
@@ -296,13 +321,38 @@ package struct RingGeometry: Sendable, Equatable {
         let sign: Double = spec.direction == .cw ? 1 : -1
         let capDegrees = spec.cap == .round ? spec.resolvedWidth * 180 / (Double.pi * ring.radius) : 0
         // The top lap starts at the start itself: its start cap lies over the end of the lap
-        // beneath, which has the same colour there, gradient or not.
-        let sweep = top >= 1 ? 360 : max(top * 360 - capDegrees / 2, 0)
-        ring.bar = Arc(start: start, sweep: sign * sweep)
+        // beneath, which has the same colour there, gradient or not. Its head's centre is half
+        // a cap behind the value's angle, before the start when the value is just past a lap,
+        // so the head's edge is at the value's angle wherever the value is.
+        let head = top * 360 - capDegrees / 2
+        ring.bar =
+            top >= 1
+            ? Arc(start: start, sweep: sign * 360) : Arc(start: start + sign * min(head, 0), sweep: sign * max(head, 0))
         ring.barIsClosed = top >= 1
-        ring.laps = Laps(
-            count: count, beneath: whole >= 1, headAlong: whole * 360 + sweep - (top >= 1 ? capDegrees / 2 : 0),
-            topOffset: whole * 360)
+        ring.laps = Laps(count: count, beneath: whole >= 1, headAlong: whole * 360 + head, topOffset: whole * 360)
+    }
+
+    /// Where a mark at `fraction` (0…1) of the usable arc goes on `ring`: where a bar at that
+    /// value ends, round cap included, so a bar at a mark's value ends at the mark on every
+    /// shape. On a full ring that is the value's share of the circle from about 10 % on, and
+    /// further on near 0, where the bar's dot is longer than its value. On an open arc the
+    /// mark stays on the track, between its ends: a mark at 0 or 1, or within half a cap of an
+    /// end, sits on the end, in the middle of the cap. With segments, where the filled pieces
+    /// end.
+    private static func markAngle(_ fraction: Double, on ring: Ring, _ mapping: ValueMapping) -> Double {
+        if !ring.trackSegments.isEmpty {
+            // In the segment the bar's last piece is cut in: a whole number ends a segment.
+            let filled = fraction * Double(ring.trackSegments.count)
+            let index = max(min(Int(filled.rounded(.up)) - 1, ring.trackSegments.count - 1), 0)
+            let segment = ring.trackSegments[index]
+            return segment.start + segment.sweep * (filled - Double(index)).clamped(to: 0...1)
+        }
+        guard fraction > 0, fraction < 1 else {
+            return mapping.barStart + mapping.sign * (fraction <= 0 || mapping.fullCircle ? 0 : mapping.total)
+        }
+        let visible = mapping.visible(fraction)
+        let end = mapping.fullCircle ? visible : (visible - mapping.capDegrees / 2).clamped(to: 0...mapping.total)
+        return mapping.barStart + mapping.sign * end
     }
 
     /// A tick mark's thickness at `size`: `max(1, size/120)` px.

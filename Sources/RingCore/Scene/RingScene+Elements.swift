@@ -199,9 +199,9 @@ extension RingScene {
         return Lap(beneath: beneath, shadow: shadow, head: cap)
     }
 
-    /// The tick marks, at the same angles on every ring, across each ring's track.
+    /// The tick marks across each ring's track, where a bar at each tick's value ends.
     static func ticks(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
-        guard !g.ticks.isEmpty else { return nil }
+        guard spec.ticks != nil else { return nil }
         let color =
             spec.tickColor.map { SchemeColor(color: $0, dark: nil) }
             ?? (context.trackLayers.isEmpty
@@ -213,9 +213,9 @@ extension RingScene {
                         ? SchemeDefault.tick.dark : SchemeDefault.tick.light
                 })
         var marks: [Marks.Mark] = []
-        marks.reserveCapacity(g.ticks.count * g.rings.count)
+        marks.reserveCapacity(g.rings.reduce(0) { $0 + $1.ticks.count })
         for ring in g.rings {
-            for angle in g.ticks { marks.append(across(ring, at: angle, g)) }
+            for angle in ring.ticks { marks.append(across(ring, at: angle, g)) }
         }
         return Marks(marks: marks, width: RingGeometry.tickWidth(size: spec.size), color: color)
     }

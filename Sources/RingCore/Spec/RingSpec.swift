@@ -189,7 +189,12 @@ public struct RingSpec: Sendable, Hashable {
 
         /// Where the target sits on the arc, 0…1: a target outside `min`…`max` at the nearer end.
         package var targetFraction: Double? {
-            target.map { (($0 - minimum) / (maximum - minimum)).clamped(to: 0...1) }
+            targetLaps.map { $0.clamped(to: 0...1) }
+        }
+
+        /// The target as a number of laps, unclamped: 1.5 for `target=150` of 100.
+        package var targetLaps: Double? {
+            target.map { ($0 - minimum) / (maximum - minimum) }
         }
     }
 
