@@ -8,7 +8,9 @@ In librsvg (rsvg-convert), resvg, CairoSVG and our PNG engine:
      took the digits from an emoji font named in the stack), and an emoji label still draws;
   6. the finest segments accepted still read as segments, not a faint wash;
   8. a wide gradient bar's colour runs on through its round start cap, with no step;
- 12. an error image fills the 120 px box it was asked for, with text at least 6 px tall.
+ 12. an error image fills the 120 px box it was asked for, with text at least 6 px tall;
+ 13. a bar at a target's or a tick's value ends at the mark, within 1 px, on half gauges,
+     slices and near 0, and with laps a target past max sits where the head will be.
 In Chromium, in the dark scheme:
   1. the track, the label, the caption, tick marks, targets and a lap's head compute their
      documented dark colours.
@@ -171,6 +173,41 @@ for renderer in RENDERERS:
         previous = pixel
     worst = max(jumps) if jumps else 999
     check(f"{renderer}: colour through the start cap changes at most {worst:.0f} levels a step (≤ 6)", worst <= 6)
+
+# 13. A bar at a mark's value ends at the mark (issue "Fidelity where features meet", 1 and 2).
+print("13. marks where a bar at their value ends")
+
+
+def relative_angles(mask, start, size):
+    """Clockwise degrees from `start` of the pixels in `mask`, in [-90, 270)."""
+    ys, xs = np.nonzero(mask)
+    x, y = xs + 0.5 - size / 2, ys + 0.5 - size / 2
+    return (np.degrees(np.arctan2(x, -y)) - start + 90) % 360 - 90
+
+
+MARK_STYLE = "&size=240&color=ff0000&track=none&targetColor=00ff00&tickColor=00ff00"
+RADIUS = 108  # the bar's centre line at size 240, width 24
+for mark_query, bar_query, start in [
+    ("p=90&half&target=90", "p=90&half", 270),
+    ("p=25&half&target=25", "p=25&half", 270),
+    ("p=80&slice=0.3&target=80", "p=80&slice=0.3", 234),
+    ("p=5&target=5", "p=5", 0),
+    ("p=75&half&ticks=4", "p=75&half", 270),
+    # With laps, a target past max sits where the head will be: 150 % where a bar of 50 % ends.
+    ("p=130&overflow=lap&target=150", "p=50", 0),
+]:
+    for renderer in RENDERERS:
+        bar = draw(bar_query + MARK_STYLE, renderer, "bar")
+        red = (bar[..., 3] > 128) & (bar[..., 0] > 150) & (bar[..., 1] < 110) & (bar[..., 2] < 110)
+        end = relative_angles(red, start, 240).max()
+        marked = draw(mark_query + MARK_STYLE, renderer, "mark")
+        green = (marked[..., 3] > 128) & (marked[..., 1] > 150) & (marked[..., 0] < 110) & (marked[..., 2] < 110)
+        angles = relative_angles(green, start, 240)
+        near = angles[np.abs(angles - end) < 15]  # the tick nearest the bar's end
+        mark = near.mean() if near.size else float("nan")
+        off = abs(mark - end) * np.pi / 180 * RADIUS
+        check(f"{renderer}: {mark_query}: mark at {mark:.1f}°, bar of {bar_query} ends at {end:.1f}° "
+              f"({off:.2f} px apart, ≤ 1)", off <= 1.0)
 
 # 12. Error images fill the box they were asked for, legibly.
 print("12. error images")
