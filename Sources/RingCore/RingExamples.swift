@@ -67,6 +67,8 @@ package enum RingExamples {
         ("target", "p=64&target=80"),
         ("target-rings", "p=64,30,90&target=80,none,75&targetColor=cf222e&size=160&width=12&gap=4"),
         ("target-half", "p=40&half&target=70&caption=goal+70%25"),
+        ("target-meets", "p=70&half&target=70&ticks=10&size=160"),
+        ("target-lap", "p=130&overflow=lap&target=150"),
         ("ticks", "p=72&ticks=10"),
         ("ticks-slice", "p=72&slice=0.25&ticks=8&target=90&tickColor=ffffff"),
         ("ticks-half", "p=64&half&ticks=4&theme=dark"),
