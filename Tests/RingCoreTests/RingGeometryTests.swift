@@ -56,6 +56,22 @@ import Testing
         #expect(ccw.rings[0].bar == RingGeometry.Arc(start: 90, sweep: -90))
     }
 
+    /// A half gauge's height is a function of its size, widths and shape, never of its text:
+    /// gauges side by side, bottom-aligned, line up. The largest label still fits above it.
+    @Test(arguments: [120, 32, 300])
+    func aHalfGaugesHeightDependsOnItsShapeAlone(size: Int) throws {
+        let base = "p=64&half&size=\(size)"
+        let heights = try [
+            "", "&label=none", "&label=abc", "&decimals=2", "&label=qypg&caption=%C3%89%C3%80%C3%8E%C3%94",
+            "&caption=Steps", "&label=Energy&caption=Today+%7Bp%7D",
+        ].map { try geometry(base + $0).height }
+        #expect(Set(heights).count == 1, "\(heights)")
+        for query in [base + "&label=qypg", base + "&label=%E0%A4%A4%E0%A5%8D%E0%A4%AF&width=1"] {
+            let g = try geometry(query)
+            #expect(g.labelBaseline + 0.25 * g.fontSize <= g.height, "\(query)")
+        }
+    }
+
     @Test func zeroDrawsNoBarAndFullIsClosed() throws {
         #expect(try geometry("p=0").rings[0].bar == nil)
         #expect(try geometry("p=-10").rings[0].bar == nil)

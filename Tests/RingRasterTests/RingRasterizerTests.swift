@@ -161,7 +161,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("p=72", 120, 120), ("p=72&scale=2", 240, 240), ("p=64&half", 120, 67), ("p=64&half&scale=3", 360, 201),
+        ("p=72", 120, 120), ("p=72&scale=2", 240, 240), ("p=64&half", 120, 66), ("p=64&half&scale=3", 360, 198),
     ])
     func thePixelSizeIsTheSVGsTimesScale(query: String, width: Int, height: Int) throws {
         let image = try png(query)

@@ -189,6 +189,11 @@ package struct RingGeometry: Sendable, Equatable {
         let inner = max(radius - strokeHalf, 1)
         let available = 2 * inner * (spec.half ? 0.8 : 0.78)
         let heightCap = inner * (spec.half ? 0.6 : 0.62)
+        // A half gauge's height depends on its size, widths and shape alone, never on its text,
+        // so gauges side by side line up: below the centre, the stroke and its shadow, or the
+        // descent (a quarter em) of the largest label the height cap allows, whose baseline
+        // sits 0.08 of the inner radius above the centre.
+        let halfHeight = (centerY + max(strokeHalf + shadowExtent, 0.25 * heightCap - inner * 0.08)).rounded(.up)
         // Label and caption as one block: the label gets 75 % of the height it would have alone,
         // the caption 40 % of the label's size (or 40 % of the label's place when there is no
         // label), each as wide as the inner circle allows, and the block is centred as one (on
@@ -209,8 +214,7 @@ package struct RingGeometry: Sendable, Equatable {
             captionFontSize = 0
             if spec.half {
                 labelBaseline = centerY - max(inner * 0.08, 0)
-                let below = max(strokeHalf + shadowExtent, 0.25 * fontSize)
-                height = (centerY + below).rounded(.up)
+                height = halfHeight
             } else {
                 // Centred without dominant-baseline: the digits' cap height is about 0.72 em.
                 labelBaseline = centerY + 0.36 * fontSize
@@ -228,8 +232,7 @@ package struct RingGeometry: Sendable, Equatable {
             let bottom = centerY - max(inner * 0.08, 0)
             captionBaseline = bottom
             labelBaseline = bottom - captionBlock - gap
-            let below = max(strokeHalf + shadowExtent, 0.25 * max(fontSize, captionFontSize))
-            height = (centerY + below).rounded(.up)
+            height = halfHeight
         } else {
             let top = centerY - block / 2
             labelBaseline = top + labelBlock
