@@ -118,17 +118,31 @@ import Testing
 
     @Test func documentValuesAreReadWithTheRulesOfP() throws {
         let live = try RingSpec(query: "\(Self.source)&field=totals.pct")
-        for (text, problem) in [
-            ("abc", "not a number such as 72 or -0.5"), ("1e3", "not a number such as 72 or -0.5"),
-            ("", "not a number such as 72 or -0.5"), ("10000000000000", "out of range -1e12…1e12"),
+        // Bare text reads as a JSON number when written as one, shown as written; else quoted.
+        for (text, shown, problem) in [
+            ("abc", "\"abc\"", "not a number such as 72 or -0.5"), ("1e3", "1e3", "not a number such as 72 or -0.5"),
+            ("", "\"\"", "not a number such as 72 or -0.5"),
+            ("10000000000000", "10000000000000", "out of range -1e12…1e12"),
+            ("1e400", "1e400", "out of range -1e12…1e12"),
         ] {
-            #expect(throws: RingSpecError.unfit(parameter: "field", rule: "totals.pct is \"\(text)\", \(problem)")) {
+            #expect(throws: RingSpecError.unfit(parameter: "field", rule: "totals.pct is \(shown), \(problem)")) {
                 try live.resolving(values: [text])
             }
         }
+        // A JSON string's text is quoted whatever it says.
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "field", rule: "totals.pct is \"1e400\", not a number such as 72 or -0.5")
+        ) {
+            try live.resolving([DocumentValue(text: "1e400", isString: true)], maximums: [])
+        }
         // The ring is validated again with the document's values: a max below min is refused.
         let ranged = try RingSpec(query: "\(Self.source)&field=v&maxField=m&min=10")
-        #expect(throws: RingSpecError.self) { try ranged.resolving(values: ["20"], maximums: ["5"]) }
+        // It names the field and the document's value, not a `max` the URL does not have.
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "maxField", rule: "m is 5 in the document, not greater than min (10)")
+        ) { try ranged.resolving(values: ["20"], maximums: ["5"]) }
         // A target is checked against the document's max.
         let targeted = try RingSpec(query: "\(Self.source)&field=v&maxField=m&target=400")
         #expect(try targeted.resolving(values: ["20"], maximums: ["500"]).ring(0).target == 400)

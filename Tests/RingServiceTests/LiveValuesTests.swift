@@ -95,8 +95,9 @@ import Testing
             ("/missing", .body(#"{"b": 1}"#), "a", "field: a is not in the document"),
             ("/string", .body(#"{"a": "much"}"#), "a", "field: a is \"much\", not a number such as 72 or -0.5"),
             ("/null", .body(#"{"a": null}"#), "a", "field: a is null, not a number"),
-            ("/huge", .body(#"{"a": 1e400}"#), "a", "field: a is \"1e400\", not a number such as 72 or -0.5"),
-            ("/big", .body(#"{"a": 10000000000000}"#), "a", "field: a is \"10000000000000\", out of range -1e12…1e12"),
+            // A JSON number is shown as written, a string's text quoted.
+            ("/huge", .body(#"{"a": 1e400}"#), "a", "field: a is 1e400, out of range -1e12…1e12"),
+            ("/big", .body(#"{"a": 10000000000000}"#), "a", "field: a is 10000000000000, out of range -1e12…1e12"),
             ("/index", .body(#"{"a": [1]}"#), "a[1]", "field: a[1] is not in the document"),
             (
                 "/large", .body("{\"a\": 1, \"pad\": \"" + String(repeating: "x", count: 2000) + "\"}"), "a",
@@ -118,6 +119,16 @@ import Testing
         let fetches = service.service.metrics
         #expect(fetches.sourceFetches("status") == 1 && fetches.sourceFetches("not_json") == 3)
         #expect(fetches.sourceFetches("too_large") == 2 && fetches.sourceFetches("ok") == 6)
+        // A max read from the document is named by its field, with the document's own text.
+        documents.answer("/negative", .body(#"{"a": 3, "neg": -5, "text": "1e400"}"#))
+        let url = Self.src(documents.url("/negative"))
+        for (query, message) in [
+            ("field=a&maxField=neg", "maxField: neg is -5 in the document, not greater than min (0)"),
+            ("field=text", "field: text is \"1e400\", not a number such as 72 or -0.5"),
+        ] {
+            let image = try service.get("/ring.svg?\(url)&\(query)")
+            #expect(image.header("X-Ring-Error") == RingService.headerSafe(message), "\(query)")
+        }
     }
 
     @Test func aSlowDocumentTimesOut() throws {

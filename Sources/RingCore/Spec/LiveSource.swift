@@ -239,10 +239,27 @@ extension RingSpec {
     /// `p` (and `max`), so it shares that ring's cache entry and ETag, and its digest covers
     /// the values read.
     public func resolving(values: [String], maximums: [String] = []) throws(RingSpecError) -> RingSpec {
+        try resolving(values.map(DocumentValue.init(number:)), maximums: maximums.map(DocumentValue.init(number:)))
+    }
+
+    /// ``resolving(values:maximums:)`` with what each value was in its document: a JSON
+    /// string's text is quoted in messages, a number shown as written.
+    package func resolving(_ values: [DocumentValue], maximums: [DocumentValue]) throws(RingSpecError) -> RingSpec {
         precondition(isLive && values.count == fields.count && maximums.count == maxFields.count)
         var ring = self
         ring.values = try Self.numbers(values, paths: fields, parameter: .field)
-        if !maximums.isEmpty { ring.maximum = try Self.numbers(maximums, paths: maxFields, parameter: .maxField) }
+        if !maximums.isEmpty {
+            ring.maximum = try Self.numbers(maximums, paths: maxFields, parameter: .maxField)
+            // A max from the document is named by its field and its text in the document, not
+            // as a `max` the URL does not have.
+            for index in 0..<ring.ringCount where ring.ring(index).maximum <= ring.ring(index).minimum {
+                let field = maxFields.count == 1 ? 0 : index
+                throw .unfit(
+                    parameter: RingParameter.maxField.rawValue,
+                    rule: "\(maxFields[field]) is \(maximums[field].shown) in the document, not greater than "
+                        + "min (\(RingLimits.plain(ring.ring(index).minimum)))")
+            }
+        }
         ring.source = nil
         ring.fields = []
         ring.maxFields = []
@@ -251,22 +268,71 @@ extension RingSpec {
         return ring
     }
 
-    private static func numbers(_ texts: [String], paths: [FieldPath], parameter: RingParameter)
+    private static func numbers(_ values: [DocumentValue], paths: [FieldPath], parameter: RingParameter)
         throws(RingSpecError) -> [Double]
     {
         var numbers: [Double] = []
-        for (text, path) in zip(texts, paths) {
+        for (value, path) in zip(values, paths) {
             do throws(RingSpecError) {
-                numbers.append(try QueryValue.decimal(text, parameter.rawValue))
+                numbers.append(try QueryValue.decimal(value.text, parameter.rawValue))
             } catch {
+                // A JSON number past what a Double holds (`1e400`) is out of range too.
+                let beyond = !value.isString && !(Double(value.text)?.isFinite ?? true)
                 let problem =
-                    if case .outOfRange = error { "out of range \(RingLimits.magnitudeText)" } else {
+                    if case .outOfRange = error { "out of range \(RingLimits.magnitudeText)" } else if beyond {
+                        "out of range \(RingLimits.magnitudeText)"
+                    } else {
                         "not a number such as 72 or -0.5"
                     }
-                throw .unfit(
-                    parameter: parameter.rawValue, rule: "\(path) is \(RingSpecError.quote(text)), \(problem)")
+                throw .unfit(parameter: parameter.rawValue, rule: "\(path) is \(value.shown), \(problem)")
             }
         }
         return numbers
     }
+
+    /// RFC 8259's number grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fileprivate static func isJSONNumber(_ text: String) -> Bool {
+        var bytes = text.utf8[...]
+        func digits() -> Bool {
+            let count = bytes.prefix(while: { $0 >= 0x30 && $0 <= 0x39 }).count
+            bytes = bytes.dropFirst(count)
+            return count > 0
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+        if bytes.first == UInt8(ascii: "0") {
+            bytes = bytes.dropFirst()
+        } else if !digits() {
+            return false
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            guard digits() else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes = bytes.dropFirst() }
+            guard digits() else { return false }
+        }
+        return bytes.isEmpty
+    }
+}
+
+/// A value read from a live document: the text of a JSON number, or of a JSON string (a
+/// number sent as a string is read as the string says, with p's rules).
+package struct DocumentValue: Sendable, Equatable {
+    package var text: String
+    package var isString: Bool
+
+    package init(text: String, isString: Bool) {
+        self.text = text
+        self.isString = isString
+    }
+
+    /// A value given as bare text: a string unless it is written as a JSON number.
+    init(number text: String) {
+        self.init(text: text, isString: !RingSpec.isJSONNumber(text))
+    }
+
+    /// As a message shows it: a JSON number as written (`1e400`), a string's text quoted.
+    var shown: String { isString ? RingSpecError.quote(text) : text }
 }

@@ -52,7 +52,7 @@ struct JSONDocument: Sendable {
 
     /// What `path` selects: the number's text, or why there is none, in words for the error
     /// image after the path (`totals.pct is missing`, `… is a string, not a number`).
-    func number(at path: FieldPath) -> Result<String, Refusal> {
+    func number(at path: FieldPath) -> Result<DocumentValue, Refusal> {
         var value = root
         for step in path.steps {
             switch (step, value) {
@@ -67,9 +67,9 @@ struct JSONDocument: Sendable {
             }
         }
         switch value {
-        case .number(let text): return .success(text)
+        case .number(let text): return .success(DocumentValue(text: text, isString: false))
         // A number sent as a string (`"72.4"`) is read as the string says, with p's rules.
-        case .string(let text): return .success(text)
+        case .string(let text): return .success(DocumentValue(text: text, isString: true))
         case .null: return .failure(Refusal(reason: "\(path) is null, not a number"))
         case .bool: return .failure(Refusal(reason: "\(path) is true or false, not a number"))
         case .array: return .failure(Refusal(reason: "\(path) is an array, not a number"))

@@ -84,8 +84,8 @@ extension RingService {
 
     /// The ring `spec`'s paths make of `document`, or the message of what is missing.
     static func read(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
-        var values: [String] = []
-        var maximums: [String] = []
+        var values: [DocumentValue] = []
+        var maximums: [DocumentValue] = []
         for (parameter, paths) in [(RingParameter.field, spec.fields), (.maxField, spec.maxFields)] {
             for path in paths {
                 switch document.number(at: path) {
@@ -97,7 +97,7 @@ extension RingService {
             }
         }
         do throws(RingSpecError) {
-            return .success(try spec.resolving(values: values, maximums: maximums))
+            return .success(try spec.resolving(values, maximums: maximums))
         } catch {
             return .failure(LiveError(error.description))
         }
