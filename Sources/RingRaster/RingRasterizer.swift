@@ -114,10 +114,11 @@ private struct Painter {
             for mark in marks.marks {
                 let radians = mark.angle * .pi / 180
                 let (out, along) = (Point(x: sin(radians), y: -cos(radians)), Point(x: cos(radians), y: sin(radians)))
+                let shift = mark.shift * scale
                 func corner(_ radius: Double, _ side: Double) -> Point {
                     Point(
-                        x: centre.x + out.x * radius * scale + along.x * side,
-                        y: centre.y + out.y * radius * scale + along.y * side)
+                        x: centre.x + out.x * radius * scale + along.x * (side + shift),
+                        y: centre.y + out.y * radius * scale + along.y * (side + shift))
                 }
                 lines.contours.append([
                     corner(mark.inner, -half), corner(mark.outer, -half), corner(mark.outer, half),

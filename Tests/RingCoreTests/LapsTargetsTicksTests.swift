@@ -227,6 +227,28 @@ import Testing
         #expect(rings.ticks?.width == 2)
     }
 
+    /// An upright or level mark's edges fall on pixel edges, so every tick is as crisp as a
+    /// diagonal one: centred on a whole-pixel line, a 1 px tick covered two pixels at half
+    /// strength. A diagonal mark is not moved, and no mark by half a pixel or more.
+    @Test(arguments: ["p=0&ticks=8", "p=0&ticks=4&size=150", "p=30&half&ticks=2&target=50", "p=10&ticks=12&size=300"])
+    func uprightAndLevelMarksAreCrisp(query: String) throws {
+        let s = try scene(query)
+        for marks in [s.ticks, s.targets].compactMap({ $0 }) {
+            for mark in marks.marks {
+                let quarter = (mark.angle / 90).rounded()
+                guard abs(mark.angle / 90 - quarter) < 1e-9 else {
+                    #expect(mark.shift == 0)
+                    continue
+                }
+                let point = mark.point(at: mark.outer, centerX: s.centerX, centerY: s.centerY)
+                let across = Int(quarter).isMultiple(of: 2) ? point.x : point.y
+                let edge = across - marks.width / 2
+                #expect(abs(edge - edge.rounded()) < 1e-9, "\(query): mark at \(mark.angle)° has its edge at \(edge)")
+                #expect(abs(mark.shift) < 0.5 + 1e-9)
+            }
+        }
+    }
+
     @Test func ticksWithSegmentsAreRefused() {
         #expect(failure("p=50&ticks=5&segments=5") == .conflict(parameter: "ticks", with: "segments"))
     }

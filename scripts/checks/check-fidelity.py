@@ -10,7 +10,8 @@ In librsvg (rsvg-convert), resvg, CairoSVG and our PNG engine:
   8. a wide gradient bar's colour runs on through its round start cap, with no step;
  12. an error image fills the 120 px box it was asked for, with text at least 6 px tall;
  13. a bar at a target's or a tick's value ends at the mark, within 1 px, on half gauges,
-     slices and near 0, and with laps a target past max sits where the head will be.
+     slices and near 0, and with laps a target past max sits where the head will be;
+ 14. a 1 px tick at 12 and 3 o'clock is one dark pixel wide, as dark as a diagonal tick.
 In Chromium, in the dark scheme:
   1. the track, the label, the caption, tick marks, targets and a lap's head compute their
      documented dark colours.
@@ -208,6 +209,23 @@ for mark_query, bar_query, start in [
         off = abs(mark - end) * np.pi / 180 * RADIUS
         check(f"{renderer}: {mark_query}: mark at {mark:.1f}°, bar of {bar_query} ends at {end:.1f}° "
               f"({off:.2f} px apart, ≤ 1)", off <= 1.0)
+
+# 14. Every tick is as crisp as a diagonal one (issue "Fidelity where features meet", 6).
+print("14. upright and level ticks are crisp")
+for renderer in RENDERERS:
+    image = draw("p=0&ticks=8&track=ffffff&bg=ffffff", renderer, "ticks")
+    alpha = image[..., 3:4] / 255
+    luminance = (image[..., :3] * alpha + 255 * (1 - alpha)).mean(axis=2)
+    # At 12 o'clock the tick spans the track's band (y 0…12) around x = 60; at 3 o'clock the band
+    # x 108…120 around y = 60; the diagonal tick at 45° lies near (98, 22).
+    upright = luminance[2:10, 54:67].min(axis=0)
+    level = luminance[54:67, 110:118].min(axis=1)
+    diagonal = luminance[14:30, 90:106].min()
+    for name, profile in (("12 o'clock", upright), ("3 o'clock", level)):
+        darkest = profile.min()
+        grey = int(((profile > darkest + 10) & (profile < 200)).sum())  # half-strength neighbours
+        check(f"{renderer}: the tick at {name} reads {darkest:.0f} with {grey} grey neighbours "
+              f"(diagonal {diagonal:.0f}; ≤ diagonal + 20 and none grey)", darkest <= diagonal + 20 and grey == 0)
 
 # 12. Error images fill the box they were asked for, legibly.
 print("12. error images")

@@ -4,8 +4,8 @@ extension SVGWriter {
     func writeMarks(_ marks: RingScene.Marks, darkClass: StaticString, into w: inout ByteWriter) {
         w.append("<path d=\"")
         for mark in marks.marks {
-            let inner = point(at: mark.angle, radius: mark.inner)
-            let outer = point(at: mark.angle, radius: mark.outer)
+            let inner = mark.point(at: mark.inner, centerX: scene.centerX, centerY: scene.centerY)
+            let outer = mark.point(at: mark.outer, centerX: scene.centerX, centerY: scene.centerY)
             w.write("M", (inner.x, " "), (inner.y, "L"), (outer.x, " "), (outer.y, ""))
         }
         w.append(byte: UInt8(ascii: "\""))

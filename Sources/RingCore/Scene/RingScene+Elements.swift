@@ -212,29 +212,42 @@ extension RingScene {
                     trackColor(on: surface) == SchemeDefault.track.dark
                         ? SchemeDefault.tick.dark : SchemeDefault.tick.light
                 })
+        let width = RingGeometry.tickWidth(size: spec.size)
         var marks: [Marks.Mark] = []
         marks.reserveCapacity(g.rings.reduce(0) { $0 + $1.ticks.count })
         for ring in g.rings {
-            for angle in ring.ticks { marks.append(across(ring, at: angle, g)) }
+            for angle in ring.ticks { marks.append(across(ring, at: angle, width: width, g)) }
         }
-        return Marks(marks: marks, width: RingGeometry.tickWidth(size: spec.size), color: color)
+        return Marks(marks: marks, width: width, color: color)
     }
 
     /// Every ring's target marker, in `targetColor` or the scheme's text colour.
     static func targets(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
-        let marks = g.rings.compactMap { ring in ring.target.map { across(ring, at: $0, g) } }
+        let width = RingGeometry.targetWidth(size: spec.size)
+        let marks = g.rings.compactMap { ring in ring.target.map { across(ring, at: $0, width: width, g) } }
         guard !marks.isEmpty else { return nil }
         let color =
             spec.targetColor.map { SchemeColor(color: $0, dark: nil) }
             ?? textColor(
                 light: SchemeDefault.target.light, dark: SchemeDefault.target.dark, on: context.trackLayers,
                 theme: spec.theme)
-        return Marks(marks: marks, width: RingGeometry.targetWidth(size: spec.size), color: color)
+        return Marks(marks: marks, width: width, color: color)
     }
 
-    /// A mark across `ring`'s track at `angle`.
-    private static func across(_ ring: RingGeometry.Ring, at angle: Double, _ g: RingGeometry) -> Marks.Mark {
-        Marks.Mark(angle: angle, inner: max(ring.radius - g.trackWidth / 2, 0), outer: ring.radius + g.trackWidth / 2)
+    /// A mark `width` px thick across `ring`'s track at `angle`; an upright or level one moved
+    /// by less than half a pixel so that its edges fall on pixel edges.
+    private static func across(_ ring: RingGeometry.Ring, at angle: Double, width: Double, _ g: RingGeometry)
+        -> Marks.Mark
+    {
+        var mark = Marks.Mark(
+            angle: angle, inner: max(ring.radius - g.trackWidth / 2, 0), outer: ring.radius + g.trackWidth / 2)
+        let quarter = (angle / 90).rounded()
+        guard abs(angle / 90 - quarter) < 1e-9 else { return mark }
+        // Clockwise across the mark is +x at 12 o'clock, +y at 3, −x at 6 and −y at 9.
+        let turn = ((Int(quarter) % 4) + 4) % 4
+        let (coordinate, sign) = [(g.centerX, 1.0), (g.centerY, 1), (g.centerX, -1), (g.centerY, -1)][turn]
+        mark.shift = sign * ((coordinate - width / 2).rounded() + width / 2 - coordinate)
+        return mark
     }
 
     /// The label, in its given colour, the bar's, or the scheme's on what lies under it.

@@ -166,6 +166,17 @@ package struct RingScene: Sendable, Equatable {
             package var angle: Double
             package var inner: Double
             package var outer: Double
+            /// How far the mark is moved across itself (clockwise, in px) so that an upright or
+            /// level mark's edges fall on pixel edges: centred on a whole-pixel line, a 1 px
+            /// mark covered two pixels at half strength, grey beside the diagonal marks.
+            package var shift: Double = 0
+
+            /// Where the mark's centre line crosses `radius`.
+            package func point(at radius: Double, centerX: Double, centerY: Double) -> (x: Double, y: Double) {
+                let radians = angle * .pi / 180
+                let (x, y) = RingScene.point(at: angle, radius: radius, centerX: centerX, centerY: centerY)
+                return (x + shift * cos(radians), y + shift * sin(radians))
+            }
         }
 
         package var marks: [Mark]
