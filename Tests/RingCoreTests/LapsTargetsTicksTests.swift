@@ -249,6 +249,32 @@ import Testing
         }
     }
 
+    /// Marks grow with a thick track: on `width=40` a tick is 40/12 px and a target twice that;
+    /// at the defaults 1 and 2 px.
+    @Test func marksGrowWithTheTrack() throws {
+        let thick = try scene("p=50&ticks=4&target=80&width=40&size=240")
+        #expect(thick.ticks?.width == 40.0 / 12 && thick.targets?.width == 40.0 / 6)
+        let plain = try scene("p=50&ticks=4&target=80")
+        #expect(plain.ticks?.width == 1 && plain.targets?.width == 2)
+    }
+
+    /// Among ticks a target reaches a quarter of the track into the ring, so it does not read as
+    /// one more tick; concentric rings' targets stop within half the gap; without ticks it spans
+    /// the track alone.
+    @Test func aTargetAmongTicksReachesIntoTheRing() throws {
+        let s = try scene("p=64&target=80&ticks=10&size=400")
+        let tick = try #require(s.ticks).marks[0]
+        let target = try #require(s.targets).marks[0]
+        let track = try #require(s.rings[0].track).stroke.width
+        #expect(abs(target.inner - (tick.inner - track / 4)) < 1e-9 && target.outer == tick.outer)
+        #expect(try #require(try scene("p=64&target=80&size=400").targets).marks[0].inner == tick.inner)
+        let rings = try scene("p=64,50&target=80,70&ticks=4&size=240")
+        let outer = try #require(rings.targets).marks[0]
+        let ticks = try #require(rings.ticks).marks
+        let gap = try RingSpec(query: "p=64,50&size=240").resolvedGap
+        #expect(abs(outer.inner - (ticks[0].inner - gap / 2)) < 1e-9)
+    }
+
     @Test func ticksWithSegmentsAreRefused() {
         #expect(failure("p=50&ticks=5&segments=5") == .conflict(parameter: "ticks", with: "segments"))
     }

@@ -358,10 +358,15 @@ package struct RingGeometry: Sendable, Equatable {
         return mapping.barStart + mapping.sign * end
     }
 
-    /// A tick mark's thickness at `size`: `max(1, size/120)` px.
-    package static func tickWidth(size: Int) -> Double { max(1, Double(size) / 120) }
-    /// A target marker's thickness at `size`: `max(2, size/60)` px.
-    package static func targetWidth(size: Int) -> Double { max(2, Double(size) / 60) }
+    /// A tick mark's thickness: `max(1, size/120, trackWidth/12)` px, so it grows with a thick
+    /// track (1 px at the defaults, 3.3 on a 40 px track).
+    package static func tickWidth(_ spec: borrowing RingSpec) -> Double {
+        max(1, Double(spec.size) / 120, spec.resolvedTrackWidth / 12)
+    }
+    /// A target marker's thickness: twice a tick's, `max(2, size/60, trackWidth/6)` px.
+    package static func targetWidth(_ spec: borrowing RingSpec) -> Double {
+        max(2, Double(spec.size) / 60, spec.resolvedTrackWidth / 6)
+    }
 
     /// The bar's visible extent in degrees, caps included, for a value strictly between 0 and
     /// 1 of the usable arc, whose visible length when full is `full`.

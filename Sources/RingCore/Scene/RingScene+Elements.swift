@@ -212,7 +212,7 @@ extension RingScene {
                     trackColor(on: surface) == SchemeDefault.track.dark
                         ? SchemeDefault.tick.dark : SchemeDefault.tick.light
                 })
-        let width = RingGeometry.tickWidth(size: spec.size)
+        let width = RingGeometry.tickWidth(spec)
         var marks: [Marks.Mark] = []
         marks.reserveCapacity(g.rings.reduce(0) { $0 + $1.ticks.count })
         for ring in g.rings {
@@ -221,10 +221,20 @@ extension RingScene {
         return Marks(marks: marks, width: width, color: color)
     }
 
-    /// Every ring's target marker, in `targetColor` or the scheme's text colour.
+    /// Every ring's target marker, in `targetColor` or the scheme's text colour. Among ticks it
+    /// reaches a quarter of the track into the ring (no further than half the gap to the next
+    /// ring in), so it does not read as one more tick.
     static func targets(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
-        let width = RingGeometry.targetWidth(size: spec.size)
-        let marks = g.rings.compactMap { ring in ring.target.map { across(ring, at: $0, width: width, g) } }
+        let width = RingGeometry.targetWidth(spec)
+        let reach = spec.ticks == nil ? 0 : g.trackWidth / 4
+        let innermost = g.rings.count - 1
+        let marks = g.rings.enumerated().compactMap { index, ring in
+            ring.target.map { angle in
+                var mark = across(ring, at: angle, width: width, g)
+                mark.inner = max(mark.inner - (index == innermost ? reach : min(reach, spec.resolvedGap / 2)), 0)
+                return mark
+            }
+        }
         guard !marks.isEmpty else { return nil }
         let color =
             spec.targetColor.map { SchemeColor(color: $0, dark: nil) }

@@ -151,12 +151,12 @@ extension RingSpec {
     private func checkTicks(_ ticks: Int, bands: RingGeometry.Bands, innermost: Double) throws(RingSpecError) {
         let edge = max(innermost - resolvedTrackWidth / 2, 0)
         let arc = bands.total * .pi / 180 * edge
-        let between = arc / Double(ticks) - RingGeometry.tickWidth(size: size)
+        let between = arc / Double(ticks) - RingGeometry.tickWidth(self)
         guard between >= RingLimits.tickSpacing else {
             let ring = ringCount > 1 ? " of the innermost ring" : ""
             throw .invalid(
                 parameter: RingParameter.ticks.rawValue, value: "\(ticks)",
-                expected: "a count that shows: \(ticks) marks \(RingLimits.plain(RingGeometry.tickWidth(size: size))) "
+                expected: "a count that shows: \(ticks) marks \(RingLimits.plain(RingGeometry.tickWidth(self))) "
                     + "px wide on the \(RingLimits.plain((arc * 10).rounded() / 10)) px inner edge\(ring) would be "
                     + "\(RingLimits.plain((between * 100).rounded() / 100)) px apart, and marks need at least "
                     + "\(RingLimits.plain(RingLimits.tickSpacing)) px between them")
