@@ -109,23 +109,8 @@ private struct Painter {
             }
         }
         for marks in [scene.ticks, scene.targets].compactMap({ $0 }) {
-            var lines = Polygon()
-            let half = marks.width * scale / 2
-            for mark in marks.marks {
-                let radians = mark.angle * .pi / 180
-                let (out, along) = (Point(x: sin(radians), y: -cos(radians)), Point(x: cos(radians), y: sin(radians)))
-                let shift = mark.shift * scale
-                func corner(_ radius: Double, _ side: Double) -> Point {
-                    Point(
-                        x: centre.x + out.x * radius * scale + along.x * (side + shift),
-                        y: centre.y + out.y * radius * scale + along.y * (side + shift))
-                }
-                lines.contours.append([
-                    corner(mark.inner, -half), corner(mark.outer, -half), corner(mark.outer, half),
-                    corner(mark.inner, half),
-                ])
-            }
-            paint(lines, marks.color.color)
+            if let halo = marks.halo { paint(lines(of: marks, width: marks.haloWidth), halo.color) }
+            paint(lines(of: marks, width: marks.width), marks.color.color)
         }
         for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
             paint(text)
@@ -210,6 +195,27 @@ private struct Painter {
     }
 
     /// Fills `polygon` with `color` through a mask in the scratch cells.
+    /// The marks' lines, `width` thick (the marks' own, or their halo's), as one polygon.
+    func lines(of marks: RingScene.Marks, width: Double) -> Polygon {
+        var lines = Polygon()
+        let half = width * scale / 2
+        for mark in marks.marks {
+            let radians = mark.angle * .pi / 180
+            let (out, along) = (Point(x: sin(radians), y: -cos(radians)), Point(x: cos(radians), y: sin(radians)))
+            let shift = mark.shift * scale
+            func corner(_ radius: Double, _ side: Double) -> Point {
+                Point(
+                    x: centre.x + out.x * radius * scale + along.x * (side + shift),
+                    y: centre.y + out.y * radius * scale + along.y * (side + shift))
+            }
+            lines.contours.append([
+                corner(mark.inner, -half), corner(mark.outer, -half), corner(mark.outer, half),
+                corner(mark.inner, half),
+            ])
+        }
+        return lines
+    }
+
     mutating func paint(_ polygon: Polygon, _ color: RingColor) {
         var polygonMask = mask(polygon)
         canvas.fill(polygonMask, color)

@@ -275,6 +275,35 @@ import Testing
         #expect(abs(outer.inner - (ticks[0].inner - gap / 2)) < 1e-9)
     }
 
+    /// A default tick keeps 2:1 and a default target 3:1 against what is under it, in either
+    /// scheme: on a light bar in the dark scheme (1.24 and 1.62:1 on #eab308, 1.48 and 1.93 on
+    /// a threshold's green) through a halo of the contrasting scheme colour drawn under them.
+    /// On the default bar, which they read on, no halo is drawn.
+    @Test(arguments: [
+        "p=60&color=eab308&target=40&ticks=4&theme=dark", "p=60&color=eab308&target=40&ticks=4&theme=auto",
+        "p=90&thresholds=ef4444,50:eab308,80:22c55e&target=70&ticks=4&theme=dark", "p=64&target=80&ticks=10",
+        "p=64&target=80&ticks=10&theme=dark", "p=64&target=80&ticks=10&theme=auto",
+    ])
+    func marksKeepTheirContrastOnTheBar(query: String) throws {
+        let s = try scene(query)
+        let bars = s.rings.compactMap(\.bar).flatMap { bar -> [RingColor] in
+            switch bar.paint {
+            case .solid(let color): [color, bar.dark ?? color]
+            case .gradient(let gradient): gradient.stops
+            }
+        }
+        for (marks, least) in [(try #require(s.ticks), 2.0), (try #require(s.targets), 3.0)] {
+            for mark in [marks.color.color, marks.color.dark].compactMap({ $0 }) {
+                let onBar = bars.map { mark.contrast(with: $0) }.min() ?? 99
+                if onBar >= least { continue }
+                let halo = try #require(marks.halo, "\(query): \(mark) reads \(onBar):1 on the bar, without a halo")
+                let under = mark == marks.color.color ? halo.color : (halo.dark ?? halo.color)
+                #expect(mark.contrast(with: under) >= least, "\(query): \(mark) on its halo \(under)")
+            }
+        }
+        if query.hasPrefix("p=64") { #expect(s.ticks?.halo == nil && s.targets?.halo == nil) }
+    }
+
     @Test func ticksWithSegmentsAreRefused() {
         #expect(failure("p=50&ticks=5&segments=5") == .conflict(parameter: "ticks", with: "segments"))
     }

@@ -14,7 +14,8 @@ In librsvg (rsvg-convert), resvg, CairoSVG and our PNG engine:
  14. a 1 px tick at 12 and 3 o'clock is one dark pixel wide, as dark as a diagonal tick.
 In Chromium, in the dark scheme:
   1. the track, the label, the caption, tick marks, targets and a lap's head compute their
-     documented dark colours.
+     documented dark colours;
+  7. on a light bar, a tick and a target keep 2:1 and 3:1 against the halo drawn under them.
 
 Usage: scripts/checks/check-fidelity.py PATH-TO-ring
 Needs rsvg-convert, resvg, cairosvg, chromium + chromedriver (Selenium), pillow, numpy and the
@@ -305,6 +306,38 @@ try:
         for part in parts:
             check(f"chromium dark: {query} {part} is {computed[part]} (want {expected[part]})",
                   computed[part] == expected[part])
+
+    # 7. Marks stay visible on a light bar in the dark scheme: a halo of the contrasting colour
+    # under them keeps a tick at 2:1 and a target at 3:1 (issue "Fidelity where features meet").
+    def luminance(rgb):
+        def channel(value):
+            value /= 255
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+        r, g, b = (channel(float(v)) for v in re.findall(r"\d+", rgb)[:3])
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    def contrast(a, b):
+        high, low = sorted((luminance(a), luminance(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    for query in ("p=60&color=eab308&target=40&ticks=4&theme=auto", "p=60&color=eab308&target=40&ticks=4&theme=dark"):
+        path = os.path.join(work, "halo.svg")
+        with open(path, "wb") as handle:
+            handle.write(svg_bytes(query))
+        driver.get("file://" + path)
+        paths = driver.execute_script("""
+            return [...document.querySelectorAll('path')].map(p => [p.getAttribute('d'), getComputedStyle(p).stroke]);""")
+        # A halo is the same lines as its marks, drawn just before them: ticks', then target's.
+        pairs = [(paths[i][1], paths[i + 1][1]) for i in range(len(paths) - 1) if paths[i][0] == paths[i + 1][0]]
+        check(f"chromium dark: {query} draws a halo under the ticks and under the target ({len(pairs)})",
+              len(pairs) == 2)
+        if len(pairs) != 2:
+            continue
+        (tick_halo, tick), (target_halo, target) = pairs
+        for name, mark, halo, least in (("tick", tick, tick_halo, 2), ("target", target, target_halo, 3)):
+            ratio = contrast(mark, halo)
+            check(f"chromium dark: {query} {name} {mark} on its halo {halo}: {ratio:.2f}:1 (≥ {least})",
+                  ratio >= least and contrast(mark, "rgb(234, 179, 8)") < least)
 finally:
     driver.quit()
 

@@ -5,9 +5,11 @@ extension SVGWriter {
         let animation = scene.animation
         let ticksDark = scene.ticks?.color.dark
         let targetsDark = scene.targets?.color.dark
+        let ticksHaloDark = scene.ticks?.halo?.dark
+        let targetsHaloDark = scene.targets?.halo?.dark
         let switches =
             trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch || ticksDark != nil
-            || targetsDark != nil
+            || targetsDark != nil || ticksHaloDark != nil || targetsHaloDark != nil
         guard switches || animation != nil else { return }
         w.append("<style>")
         if switches {
@@ -36,6 +38,14 @@ extension SVGWriter {
             if let targetsDark {
                 className("x", into: &w, selector: true)
                 w.write("{stroke:", (targetsDark, "}"))
+            }
+            if let ticksHaloDark {
+                className("kh", into: &w, selector: true)
+                w.write("{stroke:", (ticksHaloDark, "}"))
+            }
+            if let targetsHaloDark {
+                className("xh", into: &w, selector: true)
+                w.write("{stroke:", (targetsHaloDark, "}"))
             }
             if let labelDark {
                 className("l", into: &w, selector: true)

@@ -73,8 +73,8 @@ struct SVGWriter: ~Copyable {
             if let outline = scene.rings[index].outline { writeOutline(outline, into: &w) }
         }
         writeBars(into: &w)
-        if let ticks = scene.ticks { writeMarks(ticks, darkClass: "k", into: &w) }
-        if let targets = scene.targets { writeMarks(targets, darkClass: "x", into: &w) }
+        if let ticks = scene.ticks { writeMarks(ticks, darkClass: "k", haloClass: "kh", into: &w) }
+        if let targets = scene.targets { writeMarks(targets, darkClass: "x", haloClass: "xh", into: &w) }
         if let label = scene.label { writeText(label, darkClass: labelDark != nil ? "l" : nil, into: &w) }
         if let caption = scene.caption { writeText(caption, darkClass: captionDark != nil ? "c" : nil, into: &w) }
         w.append("</svg>")

@@ -200,7 +200,7 @@ extension RingScene {
     }
 
     /// The tick marks across each ring's track, where a bar at each tick's value ends.
-    static func ticks(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
+    static func ticks(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context, rings: [Ring]) -> Marks? {
         guard spec.ticks != nil else { return nil }
         let color =
             spec.tickColor.map { SchemeColor(color: $0, dark: nil) }
@@ -218,13 +218,43 @@ extension RingScene {
         for ring in g.rings {
             for angle in ring.ticks { marks.append(across(ring, at: angle, width: width, g)) }
         }
-        return Marks(marks: marks, width: width, color: color)
+        // Every bar has a tick on it: the one at 0, where it starts.
+        let halo =
+            spec.tickColor == nil
+            ? Self.halo(for: color, on: rings.compactMap(\.bar), minimum: 2, candidates: SchemeDefault.tick) : nil
+        return Marks(marks: marks, width: width, color: color, halo: halo)
+    }
+
+    /// A halo for marks of `color` when it reads below `minimum` on one of the `bars` under
+    /// them (a solid colour, or each stop of a gradient), in either scheme: per scheme, the
+    /// candidate that contrasts more with the marks' colour there.
+    private static func halo(for color: SchemeColor, on bars: [Bar], minimum: Double, candidates: SchemeDefault)
+        -> SchemeColor?
+    {
+        let dark = color.dark ?? color.color
+        let short = bars.contains { bar in
+            let (light, inDark): ([RingColor], [RingColor]) =
+                switch bar.paint {
+                case .solid(let solid): ([solid], [bar.dark ?? solid])
+                case .gradient(let gradient): (gradient.stops, gradient.stops)
+                }
+            return light.contains { color.color.contrast(with: $0) < minimum }
+                || inDark.contains { dark.contrast(with: $0) < minimum }
+        }
+        guard short else { return nil }
+        func against(_ mark: RingColor) -> RingColor {
+            candidates.light.contrast(with: mark) >= candidates.dark.contrast(with: mark)
+                ? candidates.light : candidates.dark
+        }
+        let light = against(color.color)
+        let inDark = against(dark)
+        return SchemeColor(color: light, dark: color.dark == nil || inDark == light ? nil : inDark)
     }
 
     /// Every ring's target marker, in `targetColor` or the scheme's text colour. Among ticks it
     /// reaches a quarter of the track into the ring (no further than half the gap to the next
     /// ring in), so it does not read as one more tick.
-    static func targets(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> Marks? {
+    static func targets(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context, rings: [Ring]) -> Marks? {
         let width = RingGeometry.targetWidth(spec)
         let reach = spec.ticks == nil ? 0 : g.trackWidth / 4
         let innermost = g.rings.count - 1
@@ -241,7 +271,18 @@ extension RingScene {
             ?? textColor(
                 light: SchemeDefault.target.light, dark: SchemeDefault.target.dark, on: context.trackLayers,
                 theme: spec.theme)
-        return Marks(marks: marks, width: width, color: color)
+        // The bars a target lies on: its value is reached, or the ring laps.
+        let bars = rings.indices.compactMap { index -> Bar? in
+            let values = spec.ring(index)
+            guard let target = values.targetFraction,
+                values.fraction >= target || (spec.overflow == .lap && values.laps >= 1)
+            else { return nil }
+            return rings[index].bar
+        }
+        let halo =
+            spec.targetColor == nil
+            ? Self.halo(for: color, on: bars, minimum: 3, candidates: SchemeDefault.target) : nil
+        return Marks(marks: marks, width: width, color: color, halo: halo)
     }
 
     /// A mark `width` px thick across `ring`'s track at `angle`; an upright or level one moved

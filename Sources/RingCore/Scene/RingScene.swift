@@ -182,6 +182,13 @@ package struct RingScene: Sendable, Equatable {
         package var marks: [Mark]
         package var width: Double
         package var color: SchemeColor
+        /// A thin outline in a contrasting colour, drawn under the marks, when a default
+        /// colour would not keep its contrast on a bar under it (a light tick on a yellow bar
+        /// in the dark scheme); nil when the marks read on everything under them.
+        package var halo: SchemeColor? = nil
+
+        /// The halo's width: half a mark, and at least a pixel, on each side.
+        package var haloWidth: Double { width + 2 * max(1, width / 2) }
     }
 
     package struct Disc: Sendable, Equatable {
@@ -264,7 +271,7 @@ extension RingScene {
             shadow: spec.shadow && hasBar ? Shadow(blur: g.shadowBlur, offset: g.shadowOffset, opacity: 0.35) : nil,
             // A dot has no length to fill in along.
             animation: spec.animation > 0 && hasLength ? spec.animation : nil,
-            ticks: Self.ticks(spec, g, context), targets: Self.targets(spec, g, context),
+            ticks: Self.ticks(spec, g, context, rings: rings), targets: Self.targets(spec, g, context, rings: rings),
             label: Self.label(
                 spec, g, context, barColor: spec.labelColor == .bar ? Self.barColor(spec, g, context) : nil),
             caption: Self.caption(spec, g, context))
