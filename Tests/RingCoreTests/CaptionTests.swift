@@ -20,6 +20,26 @@ import Testing
         #expect(alone.fontSize > label.fontSize)
     }
 
+    /// The two lines are laid out from the font's real ascent and descent, accents on
+    /// capitals included: the label's descent, a gap of at least a pixel, then the caption's
+    /// ascent (the baselines were 0.448 of the label's size apart, and "qypg" over "ÉÀÎÔ"
+    /// overlapped by about 3 px). The caption is half the label's size.
+    @Test(arguments: [
+        "p=72&size=200&label=Daily&caption=Steps+%7Bp%7D", "p=64&half&label=Energy&caption=Today+%7Bp%7D&size=200",
+        "p=72&size=200&label=%C4%90ang+g%E1%BB%ADi&caption=%E1%BB%94n+%C4%91%E1%BB%8Bnh+%7Bp%7D",
+        "p=72&size=200&label=qypg&caption=%C3%89%C3%80%C3%8E%C3%94", "p=72&label=Daily&caption=Steps+%7Bp%7D",
+    ])
+    func theLinesNeverTouch(query: String) throws {
+        let ring = try scene(query)
+        let label = try #require(ring.label)
+        let caption = try #require(ring.caption)
+        // DejaVu Sans Bold: descent 0.236 em; ascent 0.928 em, 1.123 for Vietnamese capitals.
+        let ascent = caption.text.unicodeScalars.contains { (0x1E00...0x1EFF).contains($0.value) } ? 1.123 : 0.928
+        let inkGap = (caption.baseline - ascent * caption.fontSize) - (label.baseline + 0.236 * label.fontSize)
+        #expect(inkGap >= 1, "\(query): \(inkGap) px between the lines' ink")
+        #expect(abs(caption.fontSize - label.fontSize / 2) < 0.01 || caption.fontSize < label.fontSize / 2)
+    }
+
     /// Both lines fit inside the inner circle: their corners stay within its radius.
     @Test(arguments: [
         "p=72&caption=coverage", "p=100&caption=all+tests+passed+on+main&size=300&width=40",

@@ -11,7 +11,8 @@ In librsvg (rsvg-convert), resvg, CairoSVG and our PNG engine:
  12. an error image fills the 120 px box it was asked for, with text at least 6 px tall;
  13. a bar at a target's or a tick's value ends at the mark, within 1 px, on half gauges,
      slices and near 0, and with laps a target past max sits where the head will be;
- 14. a 1 px tick at 12 and 3 o'clock is one dark pixel wide, as dark as a diagonal tick.
+ 14. a 1 px tick at 12 and 3 o'clock is one dark pixel wide, as dark as a diagonal tick;
+ 15. a label's descenders and a caption's accents keep at least a pixel apart.
 In Chromium, in the dark scheme:
   1. the track, the label, the caption, tick marks, targets and a lap's head compute their
      documented dark colours;
@@ -227,6 +228,20 @@ for renderer in RENDERERS:
         grey = int(((profile > darkest + 10) & (profile < 200)).sum())  # half-strength neighbours
         check(f"{renderer}: the tick at {name} reads {darkest:.0f} with {grey} grey neighbours "
               f"(diagonal {diagonal:.0f}; ≤ diagonal + 20 and none grey)", darkest <= diagonal + 20 and grey == 0)
+
+# 15. The label's descenders never reach the caption (issue "Fidelity where features meet", 3).
+print("15. label and caption apart")
+for query in ("p=72&size=200&label=Daily&caption=Steps+{p}", "p=64&half&size=200&label=Energy&caption=Today+{p}",
+              "p=72&size=200&label=%C4%90ang+g%E1%BB%ADi&caption=%E1%BB%94n+%C4%91%E1%BB%8Bnh+{p}",
+              "p=72&size=200&label=qypg&caption=%C3%89%C3%80%C3%8E%C3%94"):
+    for renderer in RENDERERS:
+        image = draw(query + "&labelColor=ff0000&captionColor=0000ff&color=00ff00&track=none", renderer, "lines")
+        ink = image[..., 3] > 64
+        red = ink & (image[..., 0] > 120) & (image[..., 1] < 110) & (image[..., 2] < 110)
+        blue = ink & (image[..., 2] > 120) & (image[..., 0] < 110) & (image[..., 1] < 110)
+        red_rows, blue_rows = np.nonzero(red.any(axis=1))[0], np.nonzero(blue.any(axis=1))[0]
+        gap = int(blue_rows.min() - red_rows.max() - 1) if red_rows.size and blue_rows.size else -99
+        check(f"{renderer}: {query}: {gap} px between the label's ink and the caption's (≥ 1)", gap >= 1)
 
 # 12. Error images fill the box they were asked for, legibly.
 print("12. error images")

@@ -195,13 +195,13 @@ package struct RingGeometry: Sendable, Equatable {
         // sits 0.08 of the inner radius above the centre.
         let halfHeight = (centerY + max(strokeHalf + shadowExtent, 0.25 * heightCap - inner * 0.08)).rounded(.up)
         // Label and caption as one block: the label gets 75 % of the height it would have alone,
-        // the caption 40 % of the label's size (or 40 % of the label's place when there is no
+        // the caption half the label's size (or 40 % of the label's place when there is no
         // label), each as wide as the inner circle allows, and the block is centred as one (on
         // a half gauge, sitting where the label alone would).
         var twoLines: (label: String?, fontSize: Double, caption: String, captionFontSize: Double)?
         if let caption {
             let (labelText, fontSize) = Self.fit(label, width: available * 0.95, height: heightCap * 0.75)
-            let captionHeight = label != nil ? fontSize * 0.4 : heightCap * 0.4
+            let captionHeight = label != nil ? fontSize * 0.5 : heightCap * 0.4
             let (captionText, captionFontSize) = Self.fit(caption, width: available * 0.9, height: captionHeight)
             // Both lines, or a caption alone where no label was asked for; else the label alone.
             if let captionText, label == nil || labelText != nil {
@@ -224,9 +224,13 @@ package struct RingGeometry: Sendable, Equatable {
             return
         }
         (labelText, fontSize, captionText, captionFontSize) = twoLines
+        // Under a label, the caption's baseline leaves room for the label's descent, a gap of at
+        // least a pixel and the caption's ascent, accents on capitals included: the font's own
+        // metrics, so "qypg" over "ÉÀÎÔ" never touch. A caption alone is centred on its digits.
         let labelBlock = self.labelText != nil ? 0.72 * fontSize : 0
-        let captionBlock = 0.72 * captionFontSize
-        let gap = labelBlock > 0 ? 0.4 * captionFontSize : 0
+        let captionBlock =
+            labelBlock > 0 ? Self.ascent(of: captionText ?? "") * captionFontSize : 0.72 * captionFontSize
+        let gap = labelBlock > 0 ? Self.descent * fontSize + max(1, 0.15 * captionFontSize) : 0
         let block = labelBlock + gap + captionBlock
         if spec.half {
             let bottom = centerY - max(inner * 0.08, 0)
@@ -239,6 +243,17 @@ package struct RingGeometry: Sendable, Equatable {
             captionBaseline = labelBaseline + gap + captionBlock
             height = size
         }
+    }
+
+    /// The embedded font's descent, in em (DejaVu Sans Bold's `hhea`): how far below its
+    /// baseline a line's ink may reach.
+    static let descent = 0.236
+
+    /// How far above its baseline `text`'s ink may reach, in em: the font's ascent (0.928,
+    /// accented capitals included), or 1.13 with a letter of Latin Extended Additional, whose
+    /// capitals carry two marks (Ẳ reaches 1.123 in DejaVu Sans Bold, Ổ 1.093).
+    static func ascent(of text: String) -> Double {
+        text.unicodeScalars.contains { (0x1E00...0x1EFF).contains($0.value) } ? 1.13 : 0.928
     }
 
     /// How a value becomes a visible bar on one ring: the usable arc's length with the caps,
