@@ -107,6 +107,17 @@ import Testing
         #expect(abs(Self.turn(try #require(try scene("p=130&target=\(target)").targets).marks[0].angle)) < 1e-9)
     }
 
+    /// The head's shadow is soft and long, as Apple's rings fade: 30 % at the head's edge,
+    /// fading over a bar and a half's width; 45 % over half a width read as a hard crescent.
+    @Test(arguments: ["p=230&overflow=lap&width=30&size=240", "p=130&overflow=lap", "p=125&overflow=lap&cap=butt"])
+    func theHeadShadowFadesSoftlyAndLong(query: String) throws {
+        let s = try scene(query)
+        let shadow = try #require(s.rings[0].lap).shadow
+        let width = try #require(s.rings[0].bar).stroke.width
+        #expect(shadow.opacity == 0.3)
+        #expect(abs(shadow.fade.upperBound - shadow.fade.lowerBound - max(width * 1.5, 3)) < 1e-9)
+    }
+
     /// Laps need a full ring; the error names both parameters.
     @Test(arguments: ["slice=0.25", "half", "segments=5"])
     func lapsNeedAFullRing(other: String) {
@@ -288,7 +299,7 @@ import Testing
         let s = try scene(query)
         let bars = s.rings.compactMap(\.bar).flatMap { bar -> [RingColor] in
             switch bar.paint {
-            case .solid(let color): [color, bar.dark ?? color]
+            case .solid(let color): [color]
             case .gradient(let gradient): gradient.stops
             }
         }

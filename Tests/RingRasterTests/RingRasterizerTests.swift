@@ -211,7 +211,13 @@ import Testing
         let degreesPerPixel = 180 / (Double.pi * radius)
         let edge = lap.shadow.fade.lowerBound
         let near = pixel(image, scene, degrees: lap.shadow.head + (edge + 1) * degreesPerPixel, radius: radius)
-        let far = pixel(image, scene, degrees: lap.shadow.head + (edge + 20) * degreesPerPixel, radius: radius)
+        let halfway = pixel(
+            image, scene, degrees: lap.shadow.head + (edge + lap.shadow.fade.upperBound) / 2 * degreesPerPixel,
+            radius: radius)
+        let far = pixel(
+            image, scene, degrees: lap.shadow.head + (lap.shadow.fade.upperBound + 2) * degreesPerPixel, radius: radius)
+        // A long, soft fade: still shading half way along it, gone past its end.
+        #expect(halfway[0] > near[0] && halfway[0] < 255, "\(halfway)")
         #expect(near[0] < 200 && near[3] == 255, "\(near)")
         #expect(far == [255, 0, 0, 255])
         #expect(pixel(image, scene, degrees: 200, radius: radius) == [255, 0, 0, 255])  // only the lap beneath

@@ -102,7 +102,7 @@ extension SVGWriter {
                 for shape in [scene.rings[index].lap?.beneath, bar] {
                     guard let shape else { continue }
                     let black = RingColor(red: 0, green: 0, blue: 0, alpha: shape.paint.alpha)
-                    solidShapes(shape, black, ring: nil, into: &w)
+                    solidShapes(shape, black, into: &w)
                 }
             }
             w.append("</g>")
@@ -110,26 +110,26 @@ extension SVGWriter {
         for index in scene.rings.indices {
             guard let bar = scene.rings[index].bar else { continue }
             guard let lap = scene.rings[index].lap else {
-                writeBar(bar, ring: index, gradientNumber: index, into: &w)
+                writeBar(bar, gradientNumber: index, into: &w)
                 continue
             }
             // Under the top lap the laps before it; over it the head's shadow, then the head.
             if let beneath = lap.beneath {
-                writeBar(beneath, ring: index, gradientNumber: index + RingLimits.rings.upperBound, into: &w)
+                writeBar(beneath, gradientNumber: index + RingLimits.rings.upperBound, into: &w)
             }
-            writeBar(bar, ring: index, gradientNumber: index, into: &w)
+            writeBar(bar, gradientNumber: index, into: &w)
             writeHeadShadow(lap.shadow, ring: index, into: &w)
-            if let head = lap.head { writeBar(head, ring: index, gradientNumber: index, into: &w) }
+            if let head = lap.head { writeBar(head, gradientNumber: index, into: &w) }
         }
         if scene.animation != nil { w.append("</g>") }
     }
 
-    /// One bar of ring `ring`: solid, or a gradient whose ids carry `gradientNumber` (the
-    /// ring's, or past every ring's for the laps under a top lap, so no two ids meet).
-    func writeBar(_ bar: RingScene.Bar, ring: Int, gradientNumber: Int, into w: inout ByteWriter) {
+    /// One bar: solid, or a gradient whose ids carry `gradientNumber` (its ring's, or past
+    /// every ring's for the laps under a top lap, so no two ids meet).
+    func writeBar(_ bar: RingScene.Bar, gradientNumber: Int, into w: inout ByteWriter) {
         switch bar.paint {
         case .solid(let color):
-            solidShapes(bar, color, ring: ring, into: &w)
+            solidShapes(bar, color, into: &w)
         case .gradient(let gradient):
             writeGradientBar(bar.stroke, gradient, ring: gradientNumber, into: &w)
         }
@@ -166,15 +166,13 @@ extension SVGWriter {
     }
 
     /// The bar in one colour: its stroke (a dot when tiny), or with segments one path of its
-    /// pieces, each with its caps, and a dot for a piece too short to show its caps. `ring`
-    /// names the bar's dark-scheme class when it has one (never on its shadow).
-    func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
-        let switching = ring.flatMap { bar.dark == nil ? nil : $0 }
+    /// pieces, each with its caps, and a dot for a piece too short to show its caps.
+    func solidShapes(_ bar: RingScene.Bar, _ color: RingColor, into w: inout ByteWriter) {
         guard !bar.segments.isEmpty else {
             if bar.stroke.isDot {
-                dot(bar.stroke, color, ring: switching, into: &w)
+                dot(bar.stroke, color, into: &w)
             } else {
-                solidBar(bar.stroke, color, ring: switching, into: &w)
+                solidBar(bar.stroke, color, into: &w)
             }
             return
         }
@@ -182,31 +180,20 @@ extension SVGWriter {
         if let first = pieces.first {
             w.append("<path d=\"")
             for piece in pieces { arcPath(piece.arc, radius: piece.radius, closed: false, into: &w) }
-            closeBarPath(color, width: first.width, roundCaps: first.cap == .round, ring: switching, into: &w)
+            closeBarPath(color, width: first.width, roundCaps: first.cap == .round, into: &w)
         }
-        for piece in bar.segments where piece.isDot { dot(piece, color, ring: switching, into: &w) }
+        for piece in bar.segments where piece.isDot { dot(piece, color, into: &w) }
     }
 
-    /// ` class="r…-bN"` (`-bNd` on a dot) for a bar that switches with the scheme.
-    func barClass(ring: Int?, dot: Bool, into w: inout ByteWriter) {
-        guard let ring else { return }
-        w.append(" class=\"")
-        className("b", ring: ring, into: &w, selector: false)
-        if dot { w.append(byte: UInt8(ascii: "d")) }
-        w.append(byte: UInt8(ascii: "\""))
-    }
-
-    func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int?, into w: inout ByteWriter) {
+    func solidBar(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
         w.append("<path d=\"")
         arcPath(stroke.arc, radius: stroke.radius, closed: stroke.isClosed, into: &w)
-        closeBarPath(
-            color, width: stroke.width, roundCaps: stroke.cap == .round && !stroke.isClosed, ring: ring, into: &w)
+        closeBarPath(color, width: stroke.width, roundCaps: stroke.cap == .round && !stroke.isClosed, into: &w)
     }
 
-    /// A bar path's attributes after its path data: its class, its paint, its width and caps.
-    func closeBarPath(_ color: RingColor, width: Double, roundCaps: Bool, ring: Int?, into w: inout ByteWriter) {
+    /// A bar path's attributes after its path data: its paint, its width and caps.
+    func closeBarPath(_ color: RingColor, width: Double, roundCaps: Bool, into w: inout ByteWriter) {
         w.append(byte: UInt8(ascii: "\""))
-        barClass(ring: ring, dot: false, into: &w)
         w.append(" fill=\"none\"")
         paint("stroke", color, into: &w)
         w.write(" stroke-width=\"", (width, roundCaps ? "\" stroke-linecap=\"round\"/>" : "\"/>"))

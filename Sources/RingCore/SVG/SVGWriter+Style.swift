@@ -8,25 +8,12 @@ extension SVGWriter {
         let ticksHaloDark = scene.ticks?.halo?.dark
         let targetsHaloDark = scene.targets?.halo?.dark
         let switches =
-            trackDark != nil || labelDark != nil || captionDark != nil || barsSwitch || ticksDark != nil
+            trackDark != nil || labelDark != nil || captionDark != nil || ticksDark != nil
             || targetsDark != nil || ticksHaloDark != nil || targetsHaloDark != nil
         guard switches || animation != nil else { return }
         w.append("<style>")
         if switches {
             w.append("@media (prefers-color-scheme:dark){")
-            for index in scene.rings.indices {
-                guard let bar = scene.rings[index].bar, let dark = bar.dark else { continue }
-                var shapes = Self.shapes(of: bar)
-                if scene.rings[index].lap?.head != nil { shapes.dots = true }  // the head drawn again
-                if shapes.strokes {
-                    className("b", ring: index, into: &w, selector: true)
-                    w.write("{stroke:", (dark, "}"))
-                }
-                if shapes.dots {
-                    className("b", ring: index, into: &w, selector: true)
-                    w.write("d{fill:", (dark, "}"))
-                }
-            }
             if let trackDark {
                 className("t", into: &w, selector: true)
                 w.write("{stroke:", (trackDark, "}"))

@@ -33,15 +33,12 @@ struct SVGWriter: ~Copyable {
         // copying the whole ring out of the array (measured in docs/performance.md).
         var trackDark: RingColor?
         var hasBars = false
-        var barsSwitch = false
         for index in scene.pointee.rings.indices {
             if trackDark == nil { trackDark = scene.pointee.rings[index].track?.color.dark }
             if scene.pointee.rings[index].bar != nil { hasBars = true }
-            if scene.pointee.rings[index].bar?.dark != nil { barsSwitch = true }
         }
         self.trackDark = trackDark
         self.hasBars = hasBars
-        self.barsSwitch = barsSwitch
         labelDark = scene.pointee.label?.color.dark
         captionDark = scene.pointee.caption?.color.dark
     }
@@ -99,7 +96,6 @@ struct SVGWriter: ~Copyable {
     /// Whether any ring has a bar (not every ring is above 0 %).
     let hasBars: Bool
     /// Whether any bar has a dark-scheme colour (a ring of the default palette).
-    let barsSwitch: Bool
     let labelDark: RingColor?
     let captionDark: RingColor?
 
@@ -158,11 +154,10 @@ struct SVGWriter: ~Copyable {
         }
     }
 
-    /// A disc as wide as the stroke, where the stroke is; `ring` names its dark-scheme class.
-    func dot(_ stroke: RingScene.Stroke, _ color: RingColor, ring: Int? = nil, into w: inout ByteWriter) {
+    /// A disc as wide as the stroke, where the stroke is.
+    func dot(_ stroke: RingScene.Stroke, _ color: RingColor, into w: inout ByteWriter) {
         let point = point(at: stroke.arc.start + stroke.arc.sweep / 2, radius: stroke.radius)
         Self.circle(x: point.x, y: point.y, radius: stroke.width / 2, into: &w)
-        barClass(ring: ring, dot: true, into: &w)
         paint("fill", color, into: &w)
         w.append("/>")
     }

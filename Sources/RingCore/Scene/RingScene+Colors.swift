@@ -12,17 +12,10 @@ extension RingScene {
         return choose(on: layers, theme: theme) { labelColor(on: $0, preferring: preferred) }
     }
 
-    /// Ring `index`'s default bar colour from ``SchemeDefault/palette``: the scheme's form,
-    /// switching under `theme=auto`; on a background of the URL's own, the form that suits it.
-    static func paletteColor(_ index: Int, on layers: [RingColor], theme: RingSpec.Theme) -> SchemeColor {
-        let entry = SchemeDefault.palette[index % SchemeDefault.palette.count]
-        guard !layers.isEmpty else {
-            let switches = theme == .auto && entry.dark != entry.light
-            return SchemeColor(color: theme == .dark ? entry.dark : entry.light, dark: switches ? entry.dark : nil)
-        }
-        return choose(on: layers, theme: theme) { surface in
-            trackColor(on: surface) == SchemeDefault.track.dark ? entry.dark : entry.light
-        }
+    /// Ring `index`'s default bar colour from ``SchemeDefault/palette``: one colour for both
+    /// schemes and any background.
+    static func paletteColor(_ index: Int) -> RingColor {
+        SchemeDefault.palette[index % SchemeDefault.palette.count]
     }
 
     /// The default caption colour: the scheme's own when nothing lies under it; else, for

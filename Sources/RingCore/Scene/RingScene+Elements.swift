@@ -107,23 +107,19 @@ extension RingScene {
         }
     }
 
-    /// Ring `index`'s solid colour and its dark alternate: by value with thresholds, else the
-    /// given one, else the palette's (which switches with the scheme).
+    /// Ring `index`'s solid colour: by value with thresholds, else the given one, else the
+    /// palette's.
     @inline(__always)
-    static func solidColor(
-        _ spec: borrowing RingSpec, _ context: Context, ring index: Int
-    ) -> (color: RingColor, dark: RingColor?) {
+    static func solidColor(_ spec: borrowing RingSpec, ring index: Int) -> RingColor {
         let given = spec.ring(index)
-        let palette = paletteColor(index, on: context.trackLayers, theme: spec.theme)
-        let solid = spec.thresholds?.color(for: given.value) ?? given.color ?? palette.color
-        return (solid, spec.thresholds == nil && given.color == nil ? palette.dark : nil)
+        return spec.thresholds?.color(for: given.value) ?? given.color ?? paletteColor(index)
     }
 
     /// The colour `labelColor=bar` follows: the first ring's solid colour, or a gradient's
     /// where the bar ends.
     @inline(__always)
     static func barColor(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> RingColor {
-        guard let gradient = context.gradient else { return solidColor(spec, context, ring: 0).color }
+        guard let gradient = context.gradient else { return solidColor(spec, ring: 0) }
         if let laps = g.rings[0].laps { return lapGradient(gradient, laps).color(along: laps.headAlong) }
         return gradient.color(at: (g.rings[0].bar?.sweep.magnitude ?? 0) / gradient.span)
     }
@@ -149,10 +145,9 @@ extension RingScene {
             }
         if let gradient = context.gradient {
             let paint = layout.laps.map { lapGradient(gradient, $0, offset: $0.topOffset) } ?? gradient
-            return Bar(stroke: stroke, paint: .gradient(paint), dark: nil, segments: segments)
+            return Bar(stroke: stroke, paint: .gradient(paint), segments: segments)
         }
-        let solid = solidColor(spec, context, ring: index)
-        return Bar(stroke: stroke, paint: .solid(solid.color), dark: solid.dark, segments: segments)
+        return Bar(stroke: stroke, paint: .solid(solidColor(spec, ring: index)), segments: segments)
     }
 
     /// The laps under ring `index`'s top lap `top`, its head's shadow and its head again:
@@ -176,14 +171,16 @@ extension RingScene {
             }
             beneath = bar
         }
-        // The shadow reaches half a bar's width past the head's edge (at least 2 px), fading out.
+        // The shadow reaches a bar and a half's width past the head's edge (at least 3 px),
+        // fading out from 30 %: a soft, long fade, as Apple's rings draw it, where 45 % over half
+        // a width read as a hard crescent on thick bars.
         let edge = spec.cap == .round ? g.barWidth / 2 : 0
-        let reach = edge + max(g.barWidth / 2, 2)
+        let reach = edge + max(g.barWidth * 1.5, 3)
         let shadow = HeadShadow(
             stroke: Stroke(
                 arc: Arc(start: head, sweep: sign * reach / radius * 180 / .pi), radius: radius, width: g.barWidth,
                 cap: .butt, isClosed: false),
-            head: head, fade: edge...reach, opacity: 0.45)
+            head: head, fade: edge...reach, opacity: 0.3)
         var cap: Bar?
         if spec.cap == .round {
             let color: RingColor
@@ -194,7 +191,7 @@ extension RingScene {
             cap = Bar(
                 stroke: Stroke(
                     arc: Arc(start: head, sweep: 0), radius: radius, width: g.barWidth, cap: .round, isClosed: false),
-                paint: .solid(color), dark: top.dark)
+                paint: .solid(color))
         }
         return Lap(beneath: beneath, shadow: shadow, head: cap)
     }
@@ -235,7 +232,7 @@ extension RingScene {
         let short = bars.contains { bar in
             let (light, inDark): ([RingColor], [RingColor]) =
                 switch bar.paint {
-                case .solid(let solid): ([solid], [bar.dark ?? solid])
+                case .solid(let solid): ([solid], [solid])
                 case .gradient(let gradient): (gradient.stops, gradient.stops)
                 }
             return light.contains { color.color.contrast(with: $0) < minimum }

@@ -104,17 +104,13 @@ package struct RingScene: Sendable, Equatable {
         /// The bar's whole extent (with segments, from the first filled one to the value).
         package var stroke: Stroke
         package var paint: Paint
-        /// The solid colour to use instead under `prefers-color-scheme: dark`: a ring of the
-        /// default palette under `theme=auto` with no background of its own.
-        package var dark: RingColor?
         /// With `segments`, what is drawn instead of `stroke`: the filled segments, the last cut
         /// at the value.
         package var segments: [Stroke] = []
 
-        package init(stroke: Stroke, paint: Paint, dark: RingColor? = nil, segments: [Stroke] = []) {
+        package init(stroke: Stroke, paint: Paint, segments: [Stroke] = []) {
             self.stroke = stroke
             self.paint = paint
-            self.dark = dark
             self.segments = segments
         }
     }

@@ -265,14 +265,16 @@ extension SchemeDefault {
     /// 7.91 on the dark track, 2.43 on the bar), and less than the label's contrast on the
     /// track.
     static let tick = SchemeDefault(light: RingColor(rgb: 0x424A53), dark: RingColor(rgb: 0xC9D1D9))
-    /// Each concentric ring's bar when no `color` is given, outermost first: distinct hues, each
-    /// at least 3:1 against white and, in its dark-scheme form, against GitHub's `#0d1117`.
-    /// The first is ``bar`` in both schemes, so a single ring is what it always was.
-    static let palette: [SchemeDefault] = [
-        bar,
-        SchemeDefault(light: RingColor(rgb: 0x1A7F37), dark: RingColor(rgb: 0x3FB950)),  // green
-        SchemeDefault(light: RingColor(rgb: 0xBC4C00), dark: RingColor(rgb: 0xDB6D28)),  // orange
-        SchemeDefault(light: RingColor(rgb: 0x8250DF), dark: RingColor(rgb: 0xA371F7)),  // purple
+    /// Each concentric ring's bar when no `color` is given, outermost first: distinct hues of one
+    /// perceived lightness, the default blue's (OKLab L 0.618), so no ring dominates; each at
+    /// least 3:1 against white and against GitHub's dark `#0d1117` (green 3.45 and 5.48, orange
+    /// 3.91 and 4.84, purple 4.00 and 4.73), so one colour serves both schemes. The first is
+    /// ``bar``, so a single ring is what it always was.
+    static let palette: [RingColor] = [
+        bar.light,
+        RingColor(rgb: 0x3E9C52),  // green
+        RingColor(rgb: 0xD15F23),  // orange
+        RingColor(rgb: 0x9262F2),  // purple
     ]
 }
 
