@@ -9,6 +9,17 @@ import Testing
         SVGInspector(svg).elements(named: "text").map(\.text).joined(separator: " ")
     }
 
+    /// On a box too small for the whole message, the image leads with the parameter's name:
+    /// at 32 px "ring:" took the first line and cut the rest. The title keeps the whole text.
+    @Test func aSmallBoxLeadsWithTheParametersName() {
+        let message = "ticks: \"100\" is not a count that shows: 100 marks 1 px wide would touch"
+        let small = ErrorScene(message: message, box: ErrorScene.Box(size: 32))
+        #expect(small.lines.first?.text.hasPrefix("ticks:") == true, "\(small.lines.map(\.text))")
+        #expect(small.title.hasPrefix("ring: ticks:"))
+        let large = ErrorScene(message: message, box: ErrorScene.Box(size: 400))
+        #expect(large.lines.first?.text.hasPrefix("ring: ticks:") == true)
+    }
+
     @Test func showsTheMessageEscaped() throws {
         var message = ""
         do {

@@ -5,10 +5,13 @@ package enum ErrorImage {
     /// Longest message shown, in unicode scalars; longer ones are cut with an ellipsis.
     package static let messageLimit = 120
 
+    /// What every message is prefixed with, where there is room.
+    static let prefix = "ring: "
+
     /// The text the image shows for `message`: prefixed, cut at ``messageLimit`` and with
     /// control and other forbidden characters replaced, so any message is safe to show.
     package static func text(for message: String) -> String {
-        var text = "ring: "
+        var text = prefix
         for (index, scalar) in message.unicodeScalars.enumerated() {
             guard index < messageLimit else {
                 text += "…"

@@ -93,7 +93,7 @@ package struct ErrorScene: Sendable, Equatable {
 
     /// What the layout of error images is: part of their digest, so a change to it gives
     /// every error image a new ETag.
-    package static let layoutVersion = 2
+    package static let layoutVersion = 3
 
     package init(message: String, box: Box = Box()) {
         let text = ErrorImage.text(for: message)
@@ -103,9 +103,39 @@ package struct ErrorScene: Sendable, Equatable {
         title = text
         let padding = max(2, min(width, height) * 0.06)
         let room = (width: width - 2 * padding, height: height - 2 * padding)
-        let minimum = RingGeometry.minimumFontSize
         let largest = min(
             max(Self.largestFontSize, (side / 12).rounded(.down)), (min(width, height) / 8).rounded(.down))
+        // On a box too small for the whole text, the message leads with its parameter's name,
+        // without "ring: " (the title, the header and /ring.json keep it).
+        var (wrapped, fontSize, whole) = Self.layout(text, room: room, largest: largest)
+        if !whole, text.hasPrefix(ErrorImage.prefix) {
+            (wrapped, fontSize, whole) = Self.layout(
+                String(text.dropFirst(ErrorImage.prefix.count)), room: room, largest: largest)
+        }
+        // Fewer than "ring: …" legible: a mark instead of text.
+        let legible = wrapped.first.map { $0.unicodeScalars.count >= 4 } ?? false
+        showsMark = !legible
+        self.fontSize = showsMark ? 0 : fontSize
+        guard legible else {
+            lines = []
+            return
+        }
+        // The block centred: cap height about 0.72 em above each baseline.
+        let block = Double(wrapped.count - 1) * fontSize * Self.lineHeight + 0.72 * fontSize
+        let top = (height - block) / 2
+        let centre = width / 2
+        lines = wrapped.enumerated().map { index, line in
+            Line(text: line, x: centre, baseline: top + 0.72 * fontSize + Double(index) * fontSize * Self.lineHeight)
+        }
+    }
+
+    /// `text` wrapped for `room`: at the largest size up to `largest` that holds it in whole
+    /// words, else breaking words, else at the smallest legible size with as many lines as fit,
+    /// the last cut (`whole` false).
+    static func layout(_ text: String, room: (width: Double, height: Double), largest: Double)
+        -> (lines: [String], fontSize: Double, whole: Bool)
+    {
+        let minimum = RingGeometry.minimumFontSize
         // Whole words first, at the largest size that holds them all: a word is broken only
         // when even the smallest legible size cannot hold the message otherwise.
         var fontSize = largest
@@ -129,8 +159,10 @@ package struct ErrorScene: Sendable, Equatable {
                 fontSize -= 0.5
             }
         }
+        var whole = true
         if fontSize < minimum {
             // Not all of it fits even at the smallest size: as many lines as do, the last cut.
+            whole = false
             fontSize = minimum
             let kept = Int((room.height / (fontSize * Self.lineHeight)).rounded(.down))
             wrapped = Self.wrap(text, width: room.width / fontSize, breakingWords: true) ?? []
@@ -139,21 +171,7 @@ package struct ErrorScene: Sendable, Equatable {
                 if let last = wrapped.popLast() { wrapped.append(Self.cut(last, width: room.width / fontSize)) }
             }
         }
-        // Fewer than "ring: …" legible: a mark instead of text.
-        let legible = wrapped.first.map { $0.unicodeScalars.count >= 4 } ?? false
-        showsMark = !legible
-        self.fontSize = showsMark ? 0 : fontSize
-        guard legible else {
-            lines = []
-            return
-        }
-        // The block centred: cap height about 0.72 em above each baseline.
-        let block = Double(wrapped.count - 1) * fontSize * Self.lineHeight + 0.72 * fontSize
-        let top = (height - block) / 2
-        let centre = width / 2
-        lines = wrapped.enumerated().map { index, line in
-            Line(text: line, x: centre, baseline: top + 0.72 * fontSize + Double(index) * fontSize * Self.lineHeight)
-        }
+        return (wrapped, fontSize, whole)
     }
 
     /// Whether `count` lines at `fontSize` fit `height`.
