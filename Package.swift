@@ -39,7 +39,8 @@ let package = Package(
         .target(name: "RingFontData", exclude: ["LICENSE-DejaVu.txt"]),
         // Pure: RingScene -> coverage raster -> PNG.
         .target(
-            name: "RingRaster", dependencies: ["RingCore", "RingFontData", "CZlib"], swiftSettings: swiftSettings),
+            name: "RingRaster", dependencies: ["RingCore", "RingFontData", "CZlib", "Primitives"],
+            swiftSettings: swiftSettings),
         // A lock box for Sendable values and the monotonic clock, shared by the server and the service.
         .target(name: "Primitives", swiftSettings: swiftSettings),
         // HTTP/1.1 over epoll (Linux) or Dispatch (anywhere); knows nothing about rings.

@@ -21,12 +21,13 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ByteGrammar -p
     -emit-module -emit-module-path "$out/ByteGrammar.swiftmodule" -emit-library -static \
     -o "$out/libByteGrammar.a" Sources/ByteGrammar/*.swift
 extra=(-I "$out")
+# The lock box, for the HTTP parser's files and the font cache.
+swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Primitives -package-name ring \
+    -emit-module -emit-module-path "$out/Primitives.swiftmodule" -emit-library -static \
+    -o "$out/libPrimitives.a" Sources/Primitives/*.swift
 case "$target" in
     http)
-        # The parser's files, against the Primitives module (the lock box) built on its own.
-        swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Primitives -package-name ring \
-            -emit-module -emit-module-path "$out/Primitives.swiftmodule" -emit-library -static \
-            -o "$out/libPrimitives.a" Sources/Primitives/*.swift
+        # The parser's files, against the Primitives module (the lock box).
         sources=(Sources/HTTPServer/HTTP/*.swift Sources/HTTPServer/ServerConfiguration.swift
                  Sources/HTTPServer/Socket/ClientAddress.swift
                  Tests/Fuzz/HTTPRequestParserFuzz.swift)
@@ -46,7 +47,7 @@ case "$target" in
         done
         printf 'module RingFontData {\n    header "%s"\n    export *\n}\n' \
             "$PWD/Sources/RingFontData/include/RingFontData.h" > "$out/module.modulemap"
-        extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/font.o" "$out/normalization.o" -lz) ;;
+        extra+=(-I Sources/CZlib "$out/libRingCore.a" "$out/libPrimitives.a" "$out/font.o" "$out/normalization.o" -lz) ;;
     json)
         # The source documents' parser, against RingCore for the field paths.
         sources=(Sources/RingService/Live/JSONDocument.swift Tests/Fuzz/JSONDocumentFuzz.swift)

@@ -1,4 +1,4 @@
-import Synchronization
+import Primitives
 
 /// A TrueType font, read by our own code from the file's bytes: the embedded DejaVu Sans Bold
 /// and the fallback fonts loaded at run time go through this one reader.
@@ -42,7 +42,8 @@ public final class TrueTypeFont: Sendable {
     private let metrics: Range<Int>
     private let metricCount: Int
     private let kerning: Range<Int>?
-    private let cache: Mutex<[UInt16: Glyph]>
+    /// Behind a `Locked`, not a `Mutex`: ThreadSanitizer sees its pthread lock (see Primitives).
+    private let cache: Locked<[UInt16: Glyph]>
 
     /// Reads the font in `bytes`, checking its directory and tables, and keeps its outlines
     /// in memory. `fallbackName` names it if its `name` table does not.
@@ -114,7 +115,7 @@ public final class TrueTypeFont: Sendable {
         self.kerning = kerning.flatMap { [kept = self.data] in try? Self.kernPairs(kept, table: $0) }
         self.name = tables["name"].flatMap { try? Self.fullName(data, table: $0) } ?? fallbackName
         self.fingerprint = data.fingerprint
-        self.cache = Mutex([:])
+        self.cache = Locked([:])
     }
 
     /// The glyph `scalar` maps to, or nil when the font does not have it.
