@@ -341,8 +341,9 @@ def circular(a, b):
     return np.abs((np.asarray(a) - b + 180) % 360 - 180)
 
 
-def check_marks(image, colour, angles, radii, track_width, mark_width, what):
-    """`angles` the marks' angles; `radii` the centre lines of the rings they cross."""
+def check_marks(image, colour, angles, radii, track_width, mark_width, what, inward=0.0):
+    """`angles` the marks' angles; `radii` the centre lines of the rings they cross; `inward`
+    how far past the track's inner edge a mark may reach (a target among ticks)."""
     global mark_checks
     size = 480
     ys, xs = np.nonzero(colour_mask(image, COLOURS[colour]))
@@ -352,9 +353,10 @@ def check_marks(image, colour, angles, radii, track_width, mark_width, what):
     if len(xs) == 0:
         problems.append("no pixels")
     else:
-        nearest_ring = np.min([np.abs(distance - r) for r in radii], axis=0)
-        if nearest_ring.max() > track_width / 2 + 1:
-            problems.append(f"a pixel {nearest_ring.max() - track_width / 2:.1f} px outside the track")
+        outside = np.min([np.maximum(r - track_width / 2 - inward - distance, distance - r - track_width / 2)
+                          for r in radii], axis=0)
+        if outside.max() > 1:
+            problems.append(f"a pixel {outside.max():.1f} px outside the track")
         slack = 1.5 + np.degrees((mark_width / 2 + 1) / (min(radii) - track_width / 2))
         nearest_mark = np.min([circular(theta, a) for a in angles], axis=0)
         if nearest_mark.max() > slack:
@@ -386,7 +388,8 @@ mark_probes = [
     ("p=50&ticks=5&target=25&dir=ccw&start=90", [90 - i * 72 for i in range(5)], [0.0], 1),
     ("p=50,40&ticks=3&target=75,none&gap=24", [0, 120, 240], [270.0], 2),
     # Outside min…max, at the nearer end (on an arc that is where the end tick is: no ticks).
-    ("p=50&ticks=10&target=-5&segments=4", None, [0.0], 1),
+    # With segments, 0 is where the first segment starts: half the 12 px gap past the start.
+    ("p=50&ticks=10&target=-5&segments=4", None, [math.degrees(6 / 220)], 1),
     ("p=50&ticks=10&target=150&slice=0.5", None, [450.0], 1),
 ]
 for query, ticks, targets, rings in mark_probes:
@@ -400,8 +403,10 @@ for query, ticks, targets, rings in mark_probes:
         image = draw_ring(full, renderer, f"marks{mark_checks}")
         if ticks is not None:
             check_marks(image, "ffff00", ticks, radii, 40, 4, f"{renderer}: ticks of {query}")
-        # Each target crosses only its own ring's track.
-        check_marks(image, "00ff00", targets, radii[:1], 40, 8, f"{renderer}: target of {query}")
+        # Each target crosses only its own ring's track; among ticks it reaches a quarter of the
+        # track further in.
+        check_marks(image, "00ff00", targets, radii[:1], 40, 8, f"{renderer}: target of {query}",
+                    inward=10 if ticks is not None else 0)
 
 # Laps: the top lap's head sits at the value's angle, where its shadow starts darkening the
 # lap beneath; p=130 and p=160 differ only from 108° (p=130's head) to past 216° (p=160's
@@ -441,7 +446,7 @@ for renderer in RENDERERS + ("png",):
     inside = np.abs(np.hypot(xx + 0.5 - 240, yy + 0.5 - 240) - 216) < 24 - 1.5
     ys, xs = np.nonzero((np.abs(premultiplied(a) - premultiplied(b)).max(axis=2) > 16) & inside)
     theta = np.degrees(np.arctan2(xs + 0.5 - 240, -(ys + 0.5 - 240))) % 360
-    reach = math.degrees(24 / 216)  # the shadow's reach past a butt head: half the width
+    reach = math.degrees(72 / 216)  # the shadow's reach past a butt head: a width and a half
     mark_checks += 1
     if len(theta) == 0 or theta.min() < 108 - 1.5 or theta.max() > 216 + reach + 1.5 \
             or circular(theta.min(), 108) > 1.5 or theta.max() < 216:
