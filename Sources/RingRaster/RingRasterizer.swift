@@ -194,7 +194,6 @@ private struct Painter {
         scratch.cells = shadowMask.takeStorage()
     }
 
-    /// Fills `polygon` with `color` through a mask in the scratch cells.
     /// The marks' lines, `width` thick (the marks' own, or their halo's), as one polygon.
     func lines(of marks: RingScene.Marks, width: Double) -> Polygon {
         var lines = Polygon()
@@ -216,6 +215,7 @@ private struct Painter {
         return lines
     }
 
+    /// Fills `polygon` with `color` through a mask in the scratch cells.
     mutating func paint(_ polygon: Polygon, _ color: RingColor) {
         var polygonMask = mask(polygon)
         canvas.fill(polygonMask, color)
