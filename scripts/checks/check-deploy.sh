@@ -50,11 +50,14 @@ check "both instances served traffic" test -s /tmp/ring-nginx-8081.log -a -s /tm
 kill -TERM "$a"
 for _ in $(seq 50); do kill -0 "$a" 2>/dev/null || break; sleep 0.1; done
 ok=0
+codes=""
 for i in $(seq 100 139); do
     code=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:8000/ring.svg?p=$i")
+    codes="$codes $code"
     [ "$code" = 200 ] && ok=$((ok + 1))
 done
 check "with one instance stopped, 40 of 40 new rings still succeed ($ok)" [ "$ok" -eq 40 ]
+[ "$ok" -eq 40 ] || { echo "  codes:$codes"; tail -n 20 /tmp/ring-nginx/error.log; }
 check "health passes through" [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8000/healthz)" = 200 ]
 check "/metrics is not public: 404 through nginx" [ "$(curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8000/metrics)" = 404 ]
 check "/metrics answers on an instance's own port" \
