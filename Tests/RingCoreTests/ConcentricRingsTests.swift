@@ -81,7 +81,7 @@ import Testing
         ("p=1,2,3,4,5", "p", "1 to 4"), ("p=1,,2", "p", "empty"), ("p=,1", "p", "empty"), ("p=1,", "p", "empty"),
         ("p=,", "p", "empty"), ("p=1,2,3,4,5,6,7,8,9,10", "p", "1 to 4"), ("p=1:2", "p", "decimal"),
         ("p=1;2", "p", "decimal"), ("p=1%2C%2C2", "p", "empty"), ("p=1%2C2%2C3%2C4%2C5", "p", "1 to 4"),
-        ("p=1,1e400", "p", "decimal"), ("p=1,99999999999999999999", "p", "1e12"), ("p=1,NaN", "p", "decimal"),
+        ("p=1,1e400", "p", "decimal"), ("p=1,99999999999999999999", "p", "percentage"), ("p=1,NaN", "p", "decimal"),
         ("p=1, 2", "p", "decimal"), ("p=1&min=,", "min", "empty"), ("p=1,2&max=100,", "max", "empty"),
         ("p=1,2&color=red,,blue", "color", "empty"), ("p=1,2&color=red:blue", "color", "colour"),
         ("p=1,2&track=none,", "track", "empty"), ("p=1,2&track=none:red", "track", "colour"),

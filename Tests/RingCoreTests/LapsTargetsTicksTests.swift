@@ -322,11 +322,19 @@ import Testing
     /// Too many marks for the size is an error that gives the numbers.
     @Test func ticksTooDenseForTheSizeAreRefusedWithTheNumbers() throws {
         #expect(failure("p=50&ticks=100") == nil)
+        // The error states the counts this ring allows, and the largest of them is drawn.
         let message = try #require(refusal("p=50&ticks=100&size=32"))
         #expect(
             message
-                == "ticks: \"100\" is not a count that shows: 100 marks 1 px wide on the 80.4 px inner edge "
-                + "would be -0.2 px apart, and marks need at least 1 px between them")
+                == "ticks: \"100\" is out of range 2…40 for this ring (marks 1 px wide on the 80.4 px inner edge "
+                + "need at least 1 px between them)")
+        #expect(failure("p=50&ticks=40&size=32") == nil)
+        #expect(refusal("p=50&ticks=41&size=32") == message.replacingOccurrences(of: "\"100\"", with: "\"41\""))
+        // A count far past 100 states the same range, not the table's 2…100.
+        #expect(
+            refusal("p=50&ticks=1000000&size=32") == message.replacingOccurrences(of: "\"100\"", with: "\"1000000\""))
+        #expect(refusal("p=50&ticks=1000000")?.hasSuffix("is out of range 2…100") == true)
+        #expect(refusal("p=50&ticks=1&size=32")?.hasPrefix("ticks: \"1\" is out of range 2…40 for this ring") == true)
         #expect(refusal("p=50,40&ticks=60&size=64")?.contains("inner edge of the innermost ring") == true)
         #expect(failure("p=50&ticks=1")?.description.hasPrefix("ticks: \"1\" is out of range 2…100") == true)
         #expect(failure("p=50&ticks=101")?.description.hasPrefix("ticks: \"101\" is out of range 2…100") == true)

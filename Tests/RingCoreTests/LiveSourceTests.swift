@@ -6,6 +6,8 @@ import Testing
 /// it draws once the service has the document's values.
 @Suite struct LiveSourceTests {
     static let source = "src=https://example.com/coverage.json"
+    /// The values a ring of min 0 and max 100 may take, as errors state them.
+    static let defaultScale = "-1000000000…1000000000 (a percentage within ±1e9 of min 0 to max 100)"
 
     private func failure(_ query: String) -> RingSpecError? {
         do {
@@ -122,13 +124,27 @@ import Testing
         for (text, shown, problem) in [
             ("abc", "\"abc\"", "not a number such as 72 or -0.5"), ("1e3", "1e3", "not a number such as 72 or -0.5"),
             ("", "\"\"", "not a number such as 72 or -0.5"),
-            ("10000000000000", "10000000000000", "out of range -1e12…1e12"),
-            ("1e400", "1e400", "out of range -1e12…1e12"),
+            ("10000000000000", "10000000000000", "out of range \(Self.defaultScale)"),
+            ("1000000001", "1000000001", "out of range \(Self.defaultScale)"),
+            ("1e400", "1e400", "out of range \(Self.defaultScale)"),
         ] {
             #expect(throws: RingSpecError.unfit(parameter: "field", rule: "totals.pct is \(shown), \(problem)")) {
                 try live.resolving(values: [text])
             }
         }
+        // With max from the document, the range follows that max, and still names the field.
+        let counted = try RingSpec(query: "\(Self.source)&field=totals.pct&maxField=totals.max")
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "field",
+                rule: "totals.pct is 200000001, out of range -100000000…100000000 (a percentage within ±1e9 of "
+                    + "min 0 to max 10)")
+        ) { try counted.resolving(values: ["200000001"], maximums: ["10"]) }
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "field", rule: "totals.pct is 2000000000000, out of range -1e12…1e12")
+        ) { try counted.resolving(values: ["2000000000000"], maximums: ["1000000"]) }
+        #expect(try counted.resolving(values: ["99999999"], maximums: ["10"]).values == [99_999_999])
         // A JSON string's text is quoted whatever it says.
         #expect(
             throws: RingSpecError.unfit(

@@ -143,7 +143,7 @@ import Testing
         }
         var checked = 0
         for size in [16, 20, 120, 1000] {
-            let base = "size=\(size)&segments=2" + (name == "p" ? "" : "&p=50")
+            let base = "size=\(size)" + (name == "ticks" ? "" : "&segments=2") + (name == "p" ? "" : "&p=50")
             let context = name == "size" || name == "segments" ? (name == "p" ? "" : "p=50") : base
             for probe in probes {
                 guard case .outOfRange(_, _, let range)? = failure("\(context)&\(name)=\(probe)") else { continue }
@@ -151,10 +151,16 @@ import Testing
                 if case .integer = definition.kind { integral = true } else { integral = false }
                 for (inside, outside) in try Self.edges(of: range, integral: integral) {
                     let accepted = "\(context)&\(name)=\(inside)"
-                    if case .outOfRange(let refused, _, let stated)? = failure(accepted), refused == name,
+                    let insideFailure = failure(accepted)
+                    if case .outOfRange(let refused, _, let stated)? = insideFailure, refused == name,
                         stated == range
                     {
                         Issue.record("\(accepted) is inside \(range) but refused as out of it")
+                    }
+                    // Where the ring narrows the range, the error states the narrowed one:
+                    // nothing inside it is refused by another rule.
+                    if Self.narrowedByTheRing.contains(parameter), let insideFailure {
+                        Issue.record("\(accepted) is inside \(range) but refused: \(insideFailure)")
                     }
                     let refusedQuery = "\(context)&\(name)=\(outside)"
                     guard let error = failure(refusedQuery), error.parameter == name else {
@@ -167,6 +173,10 @@ import Testing
         }
         #expect(checked > 0, "no bound of \(name) was checked")
     }
+
+    /// The parameters whose range depends on the rest of the ring: `p` and `target` on its
+    /// `min` and `max` (the percentage the label can show), `ticks` on its layout.
+    static let narrowedByTheRing: Set<RingParameter> = [.p, .target, .ticks]
 
     /// For a range as errors state it, each bound as (a value just inside, one just outside),
     /// one step of the stated precision apart: 0.001, or 1 for whole numbers.

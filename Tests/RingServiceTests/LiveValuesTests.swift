@@ -10,6 +10,8 @@ import Testing
 /// loopback, with the development flags (`--source-allow-http`, and `--source-allow-private`
 /// where a test does not check the address rules).
 @Suite struct LiveValuesTests {
+    /// The values a ring of min 0 and max 100 may take, as errors state them.
+    static let defaultScale = "-1000000000…1000000000 (a percentage within ±1e9 of min 0 to max 100)"
     /// A service that may read from the test server, and the server.
     static func live(
         _ configure: (inout ServiceConfiguration) -> Void = { _ in }
@@ -96,8 +98,11 @@ import Testing
             ("/string", .body(#"{"a": "much"}"#), "a", "field: a is \"much\", not a number such as 72 or -0.5"),
             ("/null", .body(#"{"a": null}"#), "a", "field: a is null, not a number"),
             // A JSON number is shown as written, a string's text quoted.
-            ("/huge", .body(#"{"a": 1e400}"#), "a", "field: a is 1e400, out of range -1e12…1e12"),
-            ("/big", .body(#"{"a": 10000000000000}"#), "a", "field: a is 10000000000000, out of range -1e12…1e12"),
+            ("/huge", .body(#"{"a": 1e400}"#), "a", "field: a is 1e400, out of range \(Self.defaultScale)"),
+            (
+                "/big", .body(#"{"a": 10000000000000}"#), "a",
+                "field: a is 10000000000000, out of range \(Self.defaultScale)"
+            ),
             ("/index", .body(#"{"a": [1]}"#), "a[1]", "field: a[1] is not in the document"),
             (
                 "/large", .body("{\"a\": 1, \"pad\": \"" + String(repeating: "x", count: 2000) + "\"}"), "a",

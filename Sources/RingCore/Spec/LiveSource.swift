@@ -247,9 +247,10 @@ extension RingSpec {
     package func resolving(_ values: [DocumentValue], maximums: [DocumentValue]) throws(RingSpecError) -> RingSpec {
         precondition(isLive && values.count == fields.count && maximums.count == maxFields.count)
         var ring = self
-        ring.values = try Self.numbers(values, paths: fields, parameter: .field)
         if !maximums.isEmpty {
-            ring.maximum = try Self.numbers(maximums, paths: maxFields, parameter: .maxField)
+            ring.maximum = try Self.numbers(maximums, paths: maxFields, parameter: .maxField) { _ in
+                (-RingLimits.magnitude...RingLimits.magnitude, RingLimits.magnitudeText)
+            }
             // A max from the document is named by its field and its text in the document, not
             // as a `max` the URL does not have.
             for index in 0..<ring.ringCount where ring.ring(index).maximum <= ring.ring(index).minimum {
@@ -260,6 +261,12 @@ extension RingSpec {
                         + "min (\(RingLimits.plain(ring.ring(index).minimum)))")
             }
         }
+        // Each value on its ring's scale, as `p` would be; validation names a URL's own max.
+        let scales = ring
+        ring.values = try Self.numbers(values, paths: fields, parameter: .field) { index in
+            let scale = scales.ring(index)
+            return scale.maximum > scale.minimum ? scale.scale : nil
+        }
         ring.source = nil
         ring.fields = []
         ring.maxFields = []
@@ -268,24 +275,33 @@ extension RingSpec {
         return ring
     }
 
-    private static func numbers(_ values: [DocumentValue], paths: [FieldPath], parameter: RingParameter)
-        throws(RingSpecError) -> [Double]
-    {
+    /// The documents' numbers, each read as the URL's would be and within `range(index)`
+    /// when it gives one; an error names the field and the text in the document.
+    private static func numbers(
+        _ values: [DocumentValue], paths: [FieldPath], parameter: RingParameter,
+        range: (Int) -> (range: ClosedRange<Double>, text: String)?
+    ) throws(RingSpecError) -> [Double] {
         var numbers: [Double] = []
-        for (value, path) in zip(values, paths) {
-            do throws(RingSpecError) {
-                numbers.append(try QueryValue.decimal(value.text, parameter.rawValue))
-            } catch {
-                // A JSON number past what a Double holds (`1e400`) is out of range too.
-                let beyond = !value.isString && !(Double(value.text)?.isFinite ?? true)
-                let problem =
-                    if case .outOfRange = error { "out of range \(RingLimits.magnitudeText)" } else if beyond {
-                        "out of range \(RingLimits.magnitudeText)"
-                    } else {
-                        "not a number such as 72 or -0.5"
-                    }
-                throw .unfit(parameter: parameter.rawValue, rule: "\(path) is \(value.shown), \(problem)")
+        for (index, (value, path)) in zip(values, paths).enumerated() {
+            let problem: String
+            if let number = try? QueryValue.number(value.text, parameter.rawValue) {
+                guard let allowed = range(index), !allowed.range.contains(number) else {
+                    numbers.append(number)
+                    continue
+                }
+                problem = "out of range \(allowed.text)"
+            } else if !value.isString, let number = Double(value.text) {
+                // A JSON number that is not a plain decimal: past what the URL's 32 characters
+                // or a Double hold (`1e400`) is out of range, any other (`1e3`) is refused as
+                // `p=1e3` is.
+                let allowed = range(index)?.text ?? RingLimits.magnitudeText
+                problem =
+                    number.magnitude > RingLimits.magnitude || !number.isFinite
+                    ? "out of range \(allowed)" : "not a number such as 72 or -0.5"
+            } else {
+                problem = "not a number such as 72 or -0.5"
             }
+            throw .unfit(parameter: parameter.rawValue, rule: "\(path) is \(value.shown), \(problem)")
         }
         return numbers
     }

@@ -51,8 +51,10 @@ package enum RingLimits {
         "\(plain(range.lowerBound))…\(plain(range.upperBound))"
     }
 
-    /// A number as the messages write it: at most three decimals, no trailing zeros.
+    /// A number as the messages write it: at most three decimals, no trailing zeros. Past
+    /// 1e15, where three decimals no longer fit the writer, in Swift's shortest form (`1e+16`).
     package static func plain(_ number: Double) -> String {
+        guard number.magnitude < 1e15 else { return "\(number)" }
         var writer = ByteWriter(capacity: 16)
         writer.append(number: number, decimals: 3)
         return writer.text

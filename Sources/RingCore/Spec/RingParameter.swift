@@ -41,7 +41,7 @@ extension RingParameter {
         throws(Visitor.Failure)
     {
         try v.visit(
-            .p, \.values, PerRing(DecimalGrammar(), .required),
+            .p, \.values, PerRing(DecimalGrammar(onScale: true), .required),
             ParameterAbout(
                 .value, "Value", "the value; a list draws concentric rings, the first outermost", example: "50",
                 default: "required", aliases: ["value", "percent", "progress", "pct"]),
@@ -57,7 +57,7 @@ extension RingParameter {
                 .value, "Max", "the value at a full ring; above min", example: "250",
                 aliases: ["maximum", "maxValue", "total"]), in: &spec)
         try v.visit(
-            .target, \.targets, PerRing(NoneOr(DecimalGrammar()), .item(nil)),
+            .target, \.targets, PerRing(NoneOr(DecimalGrammar(onScale: true)), .item(nil)),
             ParameterAbout(
                 .value, "Target", "a marker across the track at this value, in the units of p; none skips a ring",
                 example: "80", aliases: ["goal"]), in: &spec)
@@ -115,7 +115,7 @@ extension RingParameter {
                 .shape, "Gap between segments", "gap between segments in px, along the centre line", example: "6"),
             in: &spec)
         try v.visit(
-            .ticks, \.ticks, Absent(CountGrammar(range: RingLimits.ticks)),
+            .ticks, \.ticks, Absent(CountGrammar(range: RingLimits.ticks, fitted: true)),
             ParameterAbout(.shape, "Ticks", "the arc divided into equal parts by thin marks", example: "10"),
             in: &spec)
         try v.visit(

@@ -90,19 +90,14 @@ extension RingSpec {
         }
     }
 
-    /// `value`'s percentage of `ring`'s range is one the label and the title can show.
+    /// `value` lies on `ring`'s scale (``RingSpec/Ring/scale``); the error states the range
+    /// this ring enforces.
     private static func checkPercentage(of value: Double, _ parameter: RingParameter, in ring: Ring)
         throws(RingSpecError)
     {
-        guard ((value - ring.minimum) / (ring.maximum - ring.minimum) * 100).magnitude > RingLimits.percentage
-        else { return }
-        // The values whose percentage can be shown, with this min and max.
-        let share = (ring.maximum - ring.minimum) * RingLimits.percentage / 100
-        throw .outOfRange(
-            parameter: parameter.rawValue, value: RingLimits.plain(value),
-            range: "\(RingLimits.plain(ring.minimum - share))…\(RingLimits.plain(ring.minimum + share)) "
-                + "(a percentage within ±1e9 of min \(RingLimits.plain(ring.minimum)) to max "
-                + "\(RingLimits.plain(ring.maximum)))")
+        let scale = ring.scale
+        guard !scale.range.contains(value) else { return }
+        throw .outOfRange(parameter: parameter.rawValue, value: RingLimits.plain(value), range: scale.text)
     }
 
     /// The rings fit in the box, and so do their segments: what only the layout's first part
@@ -146,21 +141,30 @@ extension RingSpec {
         }
     }
 
-    /// Tick marks stay apart: where they are closest, on the innermost track's inner edge,
-    /// neighbours keep at least ``RingLimits/tickSpacing`` px of track between them.
+    /// The count is within ``RingLimits/ticks`` and its marks stay apart: where they are
+    /// closest, on the innermost track's inner edge, neighbours keep at least
+    /// ``RingLimits/tickSpacing`` px of track between them. The error states the counts that
+    /// this ring allows.
     private func checkTicks(_ ticks: Int, bands: RingGeometry.Bands, innermost: Double) throws(RingSpecError) {
         let edge = max(innermost - resolvedTrackWidth / 2, 0)
         let arc = bands.total * .pi / 180 * edge
-        let between = arc / Double(ticks) - RingGeometry.tickWidth(self)
-        guard between >= RingLimits.tickSpacing else {
-            let ring = ringCount > 1 ? " of the innermost ring" : ""
-            throw .invalid(
-                parameter: RingParameter.ticks.rawValue, value: "\(ticks)",
-                expected: "a count that shows: \(ticks) marks \(RingLimits.plain(RingGeometry.tickWidth(self))) "
-                    + "px wide on the \(RingLimits.plain((arc * 10).rounded() / 10)) px inner edge\(ring) would be "
-                    + "\(RingLimits.plain((between * 100).rounded() / 100)) px apart, and marks need at least "
-                    + "\(RingLimits.plain(RingLimits.tickSpacing)) px between them")
+        let width = RingGeometry.tickWidth(self)
+        func shows(_ count: Int) -> Bool { arc / Double(count) - width >= RingLimits.tickSpacing }
+        // The largest count that shows, from the closed form, then confirmed by the rule itself.
+        var most = min(Int((arc / (RingLimits.tickSpacing + width)).rounded(.down)), RingLimits.ticks.upperBound)
+        while most >= RingLimits.ticks.lowerBound && !shows(most) { most -= 1 }
+        guard !(RingLimits.ticks.lowerBound...most).contains(ticks) else { return }
+        let ring = ringCount > 1 ? " of the innermost ring" : ""
+        let why =
+            "marks \(RingLimits.plain(width)) px wide on the \(RingLimits.plain((arc * 10).rounded() / 10)) px "
+            + "inner edge\(ring) need at least \(RingLimits.plain(RingLimits.tickSpacing)) px between them"
+        guard most >= RingLimits.ticks.lowerBound else {
+            throw .unfit(parameter: RingParameter.ticks.rawValue, rule: "no count fits this ring: \(why)")
         }
+        let range = RingLimits.text(RingLimits.ticks.lowerBound...most)
+        throw .outOfRange(
+            parameter: RingParameter.ticks.rawValue, value: "\(ticks)",
+            range: most < RingLimits.ticks.upperBound ? "\(range) for this ring (\(why))" : range)
     }
 
     /// Drops values that only restate a default, so two queries for the same ring give equal

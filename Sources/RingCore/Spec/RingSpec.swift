@@ -171,6 +171,23 @@ public struct RingSpec: Sendable, Hashable {
         /// `target`, in the units of `p`; nil for none.
         package var target: Double?
 
+        /// The values `p` and `target` may take on this ring, and the range as errors state it:
+        /// of magnitude at most 1e12, with a percentage of `minimum`…`maximum` within ±1e9,
+        /// which the label and the title can show.
+        package var scale: (range: ClosedRange<Double>, text: String) {
+            let share = (maximum - minimum) * RingLimits.percentage / 100
+            let low = max(-RingLimits.magnitude, minimum - share)
+            let high = min(RingLimits.magnitude, minimum + share)
+            guard low > -RingLimits.magnitude || high < RingLimits.magnitude else {
+                return (low...high, RingLimits.magnitudeText)
+            }
+            return (
+                low...high,
+                "\(RingLimits.plain(low))…\(RingLimits.plain(high)) (a percentage within ±1e9 of min "
+                    + "\(RingLimits.plain(minimum)) to max \(RingLimits.plain(maximum)))"
+            )
+        }
+
         /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.
         package var fraction: Double {
             ((value - minimum) / (maximum - minimum)).clamped(to: 0...1)

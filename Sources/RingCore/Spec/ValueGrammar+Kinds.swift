@@ -7,12 +7,18 @@ struct DecimalGrammar: ValueGrammar {
     var range: ClosedRange<Double>?
     /// An angle, read modulo 360 into 0…360 (`start=-90` is `start=270`).
     var turns = false
+    /// A value on the ring's scale (`p`, `target`): its range follows the ring's `min` and
+    /// `max` as well (``RingSpec/valueRange(of:)``), so validation checks it once the ring is
+    /// known and states the range it enforces; reading only bounds the text.
+    var onScale = false
 
     @inline(__always)
     func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> Double {
         let number =
             if let range {
                 try QueryValue.decimal(text ?? "", parameter.rawValue, in: range)
+            } else if onScale {
+                try QueryValue.number(text ?? "", parameter.rawValue)
             } else {
                 try QueryValue.decimal(text ?? "", parameter.rawValue)
             }
@@ -22,6 +28,7 @@ struct DecimalGrammar: ValueGrammar {
     }
 
     func check(_ value: Double, _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError) {
+        guard !onScale else { return }
         let inside = range?.contains(value) ?? (value.isFinite && value.magnitude <= RingLimits.magnitude)
         guard inside else {
             throw .outOfRange(
@@ -39,13 +46,17 @@ struct DecimalGrammar: ValueGrammar {
 /// A whole number within `range`.
 struct CountGrammar: ValueGrammar {
     var range: ClosedRange<Int>
+    /// The ring's layout may narrow the range (`ticks`): validation checks the count once
+    /// the layout is known and states the range it enforces; reading only bounds the text.
+    var fitted = false
 
     @inline(__always)
     func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> Int {
-        try QueryValue.integer(text ?? "", parameter.rawValue, in: range)
+        try QueryValue.integer(text ?? "", parameter.rawValue, in: fitted ? 0...Int.max : range)
     }
 
     func check(_ value: Int, _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError) {
+        guard !fitted else { return }
         guard range.contains(value) else {
             throw .outOfRange(parameter: parameter.rawValue, value: "\(value)", range: RingLimits.text(range))
         }
