@@ -103,7 +103,9 @@ public struct RingImage: Sendable {
     /// `.notdef` box; none for an SVG, whose fonts are the reader's.
     public var missingCharacters: [Character] {
         guard format == .png else { return [] }
-        return [scene.label, scene.caption].compactMap { $0 }.flatMap { fonts.missingCharacters(in: $0.text) }
+        return [scene.label, scene.caption].compactMap { $0 }.flatMap(\.lines).flatMap {
+            fonts.missingCharacters(in: $0.text)
+        }
     }
 
     /// A strong entity tag, quoted, for this image (`"r8-png@2x-…"`): the format's renderer

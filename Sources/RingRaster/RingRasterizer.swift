@@ -113,7 +113,7 @@ private struct Painter {
             paint(lines(of: marks, width: marks.width), marks.color.color)
         }
         for text in [scene.label, scene.caption].compactMap({ $0 }) where text.fontSize > 0 {
-            paint(text)
+            for line in text.lines { paint(line) }
         }
     }
 

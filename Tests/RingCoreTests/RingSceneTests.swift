@@ -109,7 +109,7 @@ import Testing
 
     @Test func theTitleIsTheAccessibleName() throws {
         #expect(try scene("p=72&title=Build+coverage").title == "Build coverage")
-        #expect(try scene("p=7&max=8&label=%7Bp%7D+of+8").label?.text == "88% of 8")
+        #expect(try scene("p=7&max=8&label=%7Bp%7D+of+8").label?.lines.map(\.text) == ["88%", "of 8"])
     }
 
     /// The visible extent of the bar, caps included, in degrees.

@@ -292,7 +292,8 @@ try:
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
     expected = {"track": "rgb(48, 54, 61)", "label": "rgb(230, 237, 243)", "caption": "rgb(139, 148, 158)",
-                "ticks": "rgb(201, 209, 217)", "target": "rgb(230, 237, 243)", "head": None}
+                "ticks": "rgb(201, 209, 217)", "target": "rgb(230, 237, 243)", "head": None,
+                "second line": "rgb(230, 237, 243)"}
     for query, parts in [("p=72&caption=coverage", ("track", "label", "caption")),
                          ("p=64&target=80&ticks=10", ("track", "ticks", "target")),
                          # The palette is one colour for both schemes: no dark rule for the second
@@ -300,7 +301,9 @@ try:
                          ("p=50,230&overflow=lap", ("track", "head")),
                          ("p=72&half&caption=of+budget", ("track", "label", "caption")),
                          ("p=72&label=none&caption=coverage", ("track", "caption")),
-                         ("p=72&labelColor=cf222e&caption=coverage", ("track", "caption"))]:
+                         ("p=72&labelColor=cf222e&caption=coverage", ("track", "caption")),
+                         # A label on two lines switches on both.
+                         ("p=72&label=Hoàn+thành+{p}", ("track", "label", "second line"))]:
         path = os.path.join(work, "dark.svg")
         with open(path, "wb") as handle:
             handle.write(svg_bytes(query))
@@ -318,6 +321,7 @@ try:
               track: track ? getComputedStyle(track).stroke : null,
               label: texts.length > 1 ? getComputedStyle(texts[0]).fill : null,
               caption: texts.length ? getComputedStyle(texts[texts.length - 1]).fill : null,
+              "second line": texts.length > 1 ? getComputedStyle(texts[1]).fill : null,
             };""")
         for part in parts:
             check(f"chromium dark: {query} {part} is {computed[part]} (want {expected[part]})",

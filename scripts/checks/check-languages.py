@@ -52,6 +52,8 @@ TEXTS = [
     "完成 72%", "进度",
     "完了 72%", "進捗", "ひらがな",
     "łąę řč ğşİ", "Ωμέγα", "Привет", "e\u0301te\u0301",
+    # Long enough to go onto two lines.
+    "Đang gửi dữ liệu 72%", "進捗状況を表示中72%",
 ]
 EMOJI = "👩\u200d💻"
 failures = []

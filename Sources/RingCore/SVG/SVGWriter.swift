@@ -109,6 +109,12 @@ struct SVGWriter: ~Copyable {
     /// dark-scheme class `darkClass` when it switches with the reader's scheme.
     func writeText(_ text: RingScene.Label, darkClass: StaticString?, into w: inout ByteWriter) {
         guard text.fontSize > 0 else { return }
+        // A second line is a text of its own: every renderer draws it, where a tspan's dy
+        // would depend on each one's line model.
+        if text.secondLine != nil {
+            for line in text.lines { writeText(line, darkClass: darkClass, into: &w) }
+            return
+        }
         Self.openText(x: text.x, baseline: text.baseline, fontSize: text.fontSize, into: &w)
         if let darkClass {
             w.append(" class=\"")

@@ -72,6 +72,10 @@ package struct RingGeometry: Sendable, Equatable {
     /// smaller than ``minimumFontSize``, or nil when it does not fit (a number never shortens).
     package var labelText: String?
     package var labelBaseline: Double
+    /// A long label's second line, and its baseline: the label wrapped where two lines draw it
+    /// larger than one (``wrap(_:inner:heightCap:centerY:half:)``).
+    package var labelSecondLine: String?
+    package var labelSecondBaseline: Double = 0
     /// The caption as drawn (shortened like the label, or nil), its font size and baseline.
     package var captionText: String?
     package var captionFontSize: Double
@@ -220,6 +224,18 @@ package struct RingGeometry: Sendable, Equatable {
                 labelBaseline = centerY + 0.36 * fontSize
                 height = size
             }
+            // A label that one line would draw at less than half its height cap, wrapped onto
+            // two lines when they draw it larger.
+            if let label, fontSize < 0.5 * heightCap,
+                let wrapped = Self.wrap(label, inner: inner, heightCap: heightCap, centerY: centerY, half: spec.half),
+                wrapped.fontSize > fontSize
+            {
+                labelText = wrapped.first
+                labelSecondLine = wrapped.second
+                fontSize = wrapped.fontSize
+                labelBaseline = wrapped.baselines.first
+                labelSecondBaseline = wrapped.baselines.second
+            }
             captionBaseline = labelBaseline
             return
         }
@@ -243,6 +259,67 @@ package struct RingGeometry: Sendable, Equatable {
             captionBaseline = labelBaseline + gap + captionBlock
             height = size
         }
+    }
+
+    /// A label on two lines, broken where the larger of the two lines is narrowest: at a
+    /// space (dropped) or beside a CJK character, never before closing punctuation. Each line
+    /// keeps its box, from its ascent to its descent, within 0.88 of the inner radius (where a
+    /// one-line percentage's corners reach), and at most 3/4 of the height cap (as a label
+    /// beside a caption); the lines sit `descent`, a gap and the second line's ascent apart,
+    /// centred as a block on a ring and ending where one line would on a half gauge. Nil when
+    /// the text has no place to break or two lines fit no better than the minimum size.
+    static func wrap(_ line: TextLine, inner: Double, heightCap: Double, centerY: Double, half: Bool)
+        -> (first: String, second: String, fontSize: Double, baselines: (first: Double, second: Double))?
+    {
+        let breaks = TextBreaks(line.text)
+        let sizingBreaks = TextBreaks(line.sizing)
+        guard !breaks.offsets.isEmpty, breaks.offsets.count == sizingBreaks.offsets.count else { return nil }
+        let radius = 0.88 * inner
+        var best: (first: String, second: String, fontSize: Double, baselines: (first: Double, second: Double))?
+        for index in breaks.offsets.indices {
+            let (first, second) = breaks.split(at: index)
+            let (sizedFirst, sizedSecond) = sizingBreaks.split(at: index)
+            let widths = (
+                max(TextWidth.em(first), TextWidth.em(sizedFirst)), max(TextWidth.em(second), TextWidth.em(sizedSecond))
+            )
+            guard widths.0 > 0, widths.1 > 0 else { continue }
+            let ascents = (ascent(of: first), ascent(of: second))
+            let pitch = descent + 0.15 + ascents.1  // in em
+            // Baselines, in em from the centre, and how far each line's box reaches from it.
+            func baselines(_ size: Double) -> (Double, Double) {
+                if half {
+                    let second = -max(inner * 0.08, 0)
+                    return (second - pitch * size, second)
+                }
+                let first = -(0.72 + pitch) / 2 * size + 0.72 * size
+                return (first, first + pitch * size)
+            }
+            func fits(_ size: Double) -> Bool {
+                let (b1, b2) = baselines(size)
+                let reach1 = max((b1 - ascents.0 * size).magnitude, (b1 + descent * size).magnitude)
+                let reach2 = max((b2 - ascents.1 * size).magnitude, (b2 + descent * size).magnitude)
+                let half1 = widths.0 * size / 2
+                let half2 = widths.1 * size / 2
+                return half1 * half1 + reach1 * reach1 <= radius * radius
+                    && half2 * half2 + reach2 * reach2 <= radius * radius
+            }
+            // The largest size that fits, to 1/64 px: fit is monotonic in the size.
+            var low = minimumFontSize
+            var high = 0.75 * heightCap
+            guard high >= low, fits(low) else { continue }
+            if fits(high) {
+                low = high
+            } else {
+                while high - low > 1.0 / 64 {
+                    let middle = (low + high) / 2
+                    if fits(middle) { low = middle } else { high = middle }
+                }
+            }
+            guard low > best?.fontSize ?? 0 else { continue }
+            let (b1, b2) = baselines(low)
+            best = (first, second, low, (centerY + b1, centerY + b2))
+        }
+        return best
     }
 
     /// The embedded font's descent, in em (DejaVu Sans Bold's `hhea`): how far below its

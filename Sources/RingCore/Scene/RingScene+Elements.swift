@@ -312,7 +312,9 @@ extension RingScene {
                     light: SchemeDefault.label.light, dark: SchemeDefault.label.dark, on: context.labelLayers,
                     theme: spec.theme)
             }
-            return Label(text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color)
+            return Label(
+                text: text, x: g.centerX, baseline: g.labelBaseline, fontSize: g.fontSize, color: color,
+                secondLine: g.labelSecondLine, secondBaseline: g.labelSecondBaseline)
         }
     }
 

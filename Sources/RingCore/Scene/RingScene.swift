@@ -206,6 +206,21 @@ package struct RingScene: Sendable, Equatable {
         /// 0 when the text has no width to size it by: nothing is drawn.
         package var fontSize: Double
         package var color: SchemeColor
+        /// A long label's second line, centred on the same `x`, and its baseline.
+        package var secondLine: String? = nil
+        package var secondBaseline: Double = 0
+
+        /// Each line as a label of its own.
+        package var lines: [Label] {
+            guard let secondLine else { return [self] }
+            var second = self
+            second.text = secondLine
+            second.baseline = secondBaseline
+            second.secondLine = nil
+            var first = self
+            first.secondLine = nil
+            return [first, second]
+        }
     }
 
     package var width: Double
