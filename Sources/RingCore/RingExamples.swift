@@ -38,6 +38,7 @@ package enum RingExamples {
         ("cap-butt", "p=72&cap=butt"),
         ("label-none", "p=72&label=none"),
         ("label-text", "p=72&label={p}+done"),
+        ("endpoint", "p=72&slice=0.45&color=4c1&caption=coverage"),
         ("label-wrap", "p=72&label=Hoàn+thành+{p}"),
         ("label-wrap-ja", "p=72&label=進捗状況を表示中{p}"),
         ("label-wrap-half", "p=64&half&label=Đang+gửi+dữ+liệu+{p}"),

@@ -39,7 +39,10 @@ import Testing
     @Test func theRulesOfALiveRingNameTheirParameters() {
         #expect(failure("p=72&\(Self.source)&field=a") == .conflict(parameter: "p", with: "src"))
         #expect(failure("\(Self.source)&field=a&p=72") == .conflict(parameter: "p", with: "src"))
-        #expect(failure(Self.source)?.description == "field: is required with src: the path of the value")
+        // Without field, a shields endpoint document: its message is the one value, with no max path.
+        #expect(failure(Self.source) == nil)
+        #expect((try? RingSpec(query: Self.source))?.ringCount == 1)
+        #expect(failure("\(Self.source)&maxField=total")?.parameter == "maxField")
         #expect(failure("p=72&field=a")?.description == "field: reads the document of src, which is not given")
         #expect(failure("p=72&maxField=a")?.parameter == "maxField")
         #expect(failure("\(Self.source)&field=a&maxField=b&max=10") == .conflict(parameter: "maxField", with: "max"))
@@ -116,6 +119,42 @@ import Testing
         #expect(RingRenderer.render(ring) == RingRenderer.render(written))
         // Another value is another ring.
         #expect(try live.resolving(values: ["72.5", "30"], maximums: ["80"]).digest != ring.digest)
+    }
+
+    /// A shields endpoint document's message, colour and label: the value, the bar's colour
+    /// and the caption, unless the URL gives its own.
+    @Test func anEndpointDocumentGivesValueColourAndCaption() throws {
+        let live = try RingSpec(query: "\(Self.source)&slice=0.45")
+        for message in ["72%", "72", "72 %", "72\u{202F}%", " 72% "] {
+            #expect(
+                try live.resolving(endpoint: message, color: nil, label: nil) == RingSpec(query: "p=72&slice=0.45"),
+                "\(message)")
+        }
+        #expect(
+            try live.resolving(endpoint: "72.5%", color: "brightgreen", label: "coverage")
+                == RingSpec(query: "p=72.5&slice=0.45&color=44cc11&caption=coverage"))
+        // shields' names come before CSS's (its red is not #ff0000); a colour of ours is taken
+        // too, and one neither knows is left out, as shields leaves it.
+        #expect(try live.resolving(endpoint: "5", color: "critical", label: nil).colors == [RingColor(rgb: 0xe05d44)])
+        #expect(try live.resolving(endpoint: "5", color: "RED", label: nil).colors == [RingColor(rgb: 0xe05d44)])
+        #expect(try live.resolving(endpoint: "5", color: "#ff69b4", label: nil).colors == [RingColor(rgb: 0xff69b4)])
+        #expect(try live.resolving(endpoint: "5", color: "nonsense", label: nil).colors == [])
+        // The URL's own colour and caption win.
+        let own = try RingSpec(query: "\(Self.source)&color=000&caption=lines")
+        let resolved = try own.resolving(endpoint: "5", color: "red", label: "coverage")
+        #expect(resolved == (try RingSpec(query: "p=5&color=000&caption=lines")))
+        // Errors name src, with the document's text.
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "src", rule: "the endpoint's message \"passing\" is not a number such as 72%")
+        ) { try live.resolving(endpoint: "passing", color: nil, label: nil) }
+        #expect(
+            throws: RingSpecError.unfit(
+                parameter: "src", rule: "the endpoint's message \"2000000000\" is out of range \(Self.defaultScale)")
+        ) { try live.resolving(endpoint: "2000000000", color: nil, label: nil) }
+        #expect(throws: RingSpecError.self) {
+            try live.resolving(endpoint: "5", color: nil, label: String(repeating: "x", count: 33))
+        }
     }
 
     @Test func documentValuesAreReadWithTheRulesOfP() throws {

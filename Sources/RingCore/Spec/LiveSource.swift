@@ -275,6 +275,72 @@ extension RingSpec {
         return ring
     }
 
+    /// The ring a shields endpoint document (`schemaVersion` 1, read when `src` has no
+    /// `field`) makes: its `message` is the value (`72%`, `72`, `72.5 %`); its `color`, one of
+    /// shields' names or a colour `color=` accepts, the bar's colour; and its `label` the
+    /// caption, each unless the URL gives its own. A colour neither knows is left out, as
+    /// shields leaves it; a message that is no number, or a label `caption=` would refuse, is an
+    /// error naming `src`.
+    package func resolving(endpoint message: String, color: String?, label: String?) throws(RingSpecError)
+        -> RingSpec
+    {
+        precondition(isLive && fields.isEmpty)
+        var ring = self
+        // The number, without spaces around it and a `%` after it (shields writes `72%`,
+        // French text `72 %` with a no-break space).
+        func isSpace(_ character: Character) -> Bool {
+            character == " " || character == "\u{A0}" || character == "\u{202F}"
+        }
+        var number = Substring(message).drop(while: isSpace)
+        while let last = number.last, isSpace(last) { number.removeLast() }
+        if number.last == "%" { number.removeLast() }
+        while let last = number.last, isSpace(last) { number.removeLast() }
+        guard let read = try? QueryValue.number(String(number), RingParameter.src.rawValue) else {
+            throw .unfit(
+                parameter: RingParameter.src.rawValue,
+                rule: "the endpoint's message \(DocumentValue(text: message, isString: true).shown) is not a number "
+                    + "such as 72%")
+        }
+        let scale = ring.ring(0).scale
+        guard ring.ring(0).maximum <= ring.ring(0).minimum || scale.range.contains(read) else {
+            throw .unfit(
+                parameter: RingParameter.src.rawValue,
+                rule: "the endpoint's message \(DocumentValue(text: message, isString: true).shown) is out of range "
+                    + scale.text)
+        }
+        ring.values = [read]
+        if ring.colors.isEmpty, let color {
+            if let named = Self.shieldsColors[color.lowercased()] {
+                ring.colors = [named]
+            } else if let given = try? ColorGrammar().read(color, .color) {
+                ring.colors = [given]
+            }
+        }
+        if ring.caption == nil, let label, !label.isEmpty {
+            do throws(RingSpecError) {
+                ring.caption = try TextGrammar(limit: RingLimits.captionScalars, placeholders: true).read(
+                    label, .caption)
+            } catch {
+                throw .unfit(parameter: RingParameter.src.rawValue, rule: "the endpoint's label: \(error)")
+            }
+        }
+        ring.source = nil
+        try ring.validate()
+        ring.normalize()
+        return ring
+    }
+
+    /// shields' named colours and their aliases (badge-maker's palette).
+    static let shieldsColors: [String: RingColor] = {
+        let named: [(String, UInt32)] = [
+            ("brightgreen", 0x44cc11), ("green", 0x97ca00), ("yellowgreen", 0xa4a61d), ("yellow", 0xdfb317),
+            ("orange", 0xfe7d37), ("red", 0xe05d44), ("blue", 0x007ec6), ("grey", 0x555555), ("gray", 0x555555),
+            ("lightgrey", 0x9f9f9f), ("lightgray", 0x9f9f9f), ("success", 0x44cc11), ("important", 0xfe7d37),
+            ("critical", 0xe05d44), ("informational", 0x007ec6), ("inactive", 0x9f9f9f),
+        ]
+        return Dictionary(uniqueKeysWithValues: named.map { ($0.0, RingColor(rgb: $0.1)) })
+    }()
+
     /// The documents' numbers, each read as the URL's would be and within `range(index)`
     /// when it gives one; an error names the field and the text in the document.
     private static func numbers(

@@ -65,8 +65,9 @@ extension RingSpec {
         try checkFit()
     }
 
-    /// A live ring's paths: `field` with `src` and only with it, one path a ring (they count
-    /// the rings), and `maxField` with one path for every ring or one per ring.
+    /// A live ring's paths: `field` only with `src`, one path a ring (they count the rings),
+    /// or none for a shields endpoint document; `maxField` with `field`, one path for every
+    /// ring or one per ring.
     private func checkSource() throws(RingSpecError) {
         guard isLive else {
             // Checked one by one, not in a list: a list of the two was allocated on every parse.
@@ -77,7 +78,14 @@ extension RingSpec {
             return
         }
         guard !fields.isEmpty else {
-            throw .unfit(parameter: RingParameter.field.rawValue, rule: "is required with src: the path of the value")
+            // Without `field`, the document is read as a shields endpoint: its message is the
+            // one value, with no path for a max.
+            guard maxFields.isEmpty else {
+                throw .unfit(
+                    parameter: RingParameter.maxField.rawValue,
+                    rule: "needs field: a shields endpoint document's value is its message")
+            }
+            return
         }
         guard fields.count == values.count else {
             throw .unfit(

@@ -86,7 +86,7 @@ public enum RingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The value in double quotes, cut to `quotedValueLimit` scalars, with quotes, backslashes,
     /// controls and invisible formatting characters escaped so a message is always one plain line.
-    static func quote(_ value: String) -> String {
+    package static func quote(_ value: String) -> String {
         var result = "\""
         for (index, scalar) in value.unicodeScalars.enumerated() {
             if index == quotedValueLimit {

@@ -79,6 +79,37 @@ struct JSONDocument: Sendable {
 
     private func missing(_ path: FieldPath) -> Refusal { Refusal(reason: "\(path) is not in the document") }
 
+    /// The document as a shields endpoint (https://shields.io/badges/endpoint-badge), or nil
+    /// when it is not one: an object whose `schemaVersion` is 1.
+    var endpoint: Endpoint? {
+        guard case .object(let members) = root else { return nil }
+        func member(_ name: String) -> Value? { members.last(where: { $0.0 == name })?.1 }
+        guard case .number(let version)? = member("schemaVersion"), version == "1" else { return nil }
+        func string(_ name: String) -> String? {
+            if case .string(let text)? = member(name) { text } else { nil }
+        }
+        var cacheSeconds: Int?
+        if case .number(let text)? = member("cacheSeconds"), let seconds = Double(text), seconds.isFinite {
+            cacheSeconds = Int(min(max(seconds, 0), Double(Int32.max)))
+        }
+        var isError = false
+        if case .bool(let flag)? = member("isError") { isError = flag }
+        return Endpoint(
+            message: string("message"), color: string("color"), label: string("label"), isError: isError,
+            cacheSeconds: cacheSeconds)
+    }
+
+    /// What ring reads of a shields endpoint document.
+    struct Endpoint: Equatable {
+        /// The value, as shields shows it (`72%`); nil when absent or not a string.
+        var message: String?
+        var color: String?
+        var label: String?
+        var isError: Bool
+        /// How long the document's author asks that it be kept.
+        var cacheSeconds: Int?
+    }
+
     /// A recursive-descent parser over the bytes, depth-bounded.
     private struct Parser {
         let bytes: [UInt8]

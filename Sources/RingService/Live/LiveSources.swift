@@ -142,8 +142,10 @@ final class LiveSources: Sendable {
             let outcome: Result<(JSONDocument, Int), SourceFailure> = result.flatMap { fetched in
                 do throws(JSONDocument.Refusal) {
                     let document = try JSONDocument(fetched.body)
-                    // The document may keep its value longer, never shorter, and at most a day.
-                    let ttl = max(policy.ttl, min(fetched.maxAge ?? 0, SourcePolicy.longestTTL))
+                    // The document may keep its value longer, never shorter, and at most a day:
+                    // by its Cache-Control, or as a shields endpoint by its cacheSeconds.
+                    let asked = max(fetched.maxAge ?? 0, document.endpoint?.cacheSeconds ?? 0)
+                    let ttl = max(policy.ttl, min(asked, SourcePolicy.longestTTL))
                     return .success((document, ttl))
                 } catch {
                     return .failure(SourceFailure(.notJSON, "the document is not JSON: \(error.reason)"))

@@ -84,6 +84,7 @@ extension RingService {
 
     /// The ring `spec`'s paths make of `document`, or the message of what is missing.
     static func read(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
+        if spec.fields.isEmpty { return readEndpoint(spec, from: document) }
         var values: [DocumentValue] = []
         var maximums: [DocumentValue] = []
         for (parameter, paths) in [(RingParameter.field, spec.fields), (.maxField, spec.maxFields)] {
@@ -98,6 +99,29 @@ extension RingService {
         }
         do throws(RingSpecError) {
             return .success(try spec.resolving(values, maximums: maximums))
+        } catch {
+            return .failure(LiveError(error.description))
+        }
+    }
+
+    /// The ring a shields endpoint document makes (`src` without `field`): its message is the
+    /// value, its colour and label the bar's colour and the caption unless the URL sets them,
+    /// and `isError` an error image with its message.
+    private static func readEndpoint(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
+        guard let endpoint = document.endpoint else {
+            return .failure(
+                LiveError(
+                    "field: is required with src: the path of the value (the document is not a shields endpoint: "
+                        + "no schemaVersion 1)"))
+        }
+        guard let message = endpoint.message else {
+            return .failure(LiveError("src: the endpoint document has no message"))
+        }
+        if endpoint.isError {
+            return .failure(LiveError("src: the endpoint reports an error: \(RingSpecError.quote(message))"))
+        }
+        do throws(RingSpecError) {
+            return .success(try spec.resolving(endpoint: message, color: endpoint.color, label: endpoint.label))
         } catch {
             return .failure(LiveError(error.description))
         }
