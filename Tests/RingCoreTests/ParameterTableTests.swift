@@ -78,7 +78,7 @@ import Testing
         }
         switch definition.kind {
         case .colors, .thresholds, .text, .source, .paths: return  // lists and text of their own
-        case .decimal, .length, .integer, .boolean, .keyword, .color:
+        case .decimal, .length, .integer, .boolean, .keyword, .color, .locale:
             #expect(failure(list)?.parameter == definition.name, "\(list) was accepted")
         }
     }
@@ -105,6 +105,17 @@ import Testing
             for word in words { #expect(failure("p=72&\(definition.name)=\(word)") == nil) }
             let error = try #require(failure("p=72&\(definition.name)=nope"))
             #expect(error.description.contains(words.joined(separator: ", ")))
+        case .locale(let tags):
+            // Every tag of the table, in any letter case, and longer tags by their prefix.
+            for tag in tags {
+                let locale = try RingSpec(query: "p=72&\(definition.name)=\(tag.lowercased())").locale
+                // A locale that writes `72%` and `72.5%` is no locale at all.
+                #expect(locale?.tag == tag || (locale == nil && PercentFormat.named(tag)?.isStandard == true), "\(tag)")
+            }
+            #expect(try RingSpec(query: "p=72&\(definition.name)=de-DE&decimals=1").locale?.tag == "de")
+            for refused in ["nope", "x", "", "fr--CA", "-fr", String(repeating: "fr-", count: 12) + "x"] {
+                #expect(failure("p=72&\(definition.name)=\(refused)")?.parameter == definition.name, "\(refused)")
+            }
         case .colors(let count):
             let many = Array(repeating: "red", count: count.upperBound + 1).joined(separator: ",")
             #expect(failure("p=72&\(definition.name)=\(many)")?.parameter == definition.name)

@@ -52,6 +52,8 @@ TEXTS = [
     "完成 72%", "进度",
     "完了 72%", "進捗", "ひらがな",
     "łąę řč ğşİ", "Ωμέγα", "Привет", "e\u0301te\u0301",
+    # Percentages as locale= writes them: a no-break space, a narrow one, a sign before.
+    "72,5\u00a0%", "72,5\u202f%", "%72,5",
     # Long enough to go onto two lines.
     "Đang gửi dữ liệu 72%", "進捗状況を表示中72%",
 ]

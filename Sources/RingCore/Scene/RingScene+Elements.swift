@@ -16,7 +16,7 @@ extension RingScene {
                 spec.ringCount > 1 ? (1..<spec.ringCount).map { RingScene.percentageText(spec, ring: $0) } : []
             // Each percentage as wide as the widest its decimals produce within the range, for
             // sizing.
-            let widest = RingScene.widestPercentageText(decimals: spec.decimals)
+            let widest = RingScene.widestPercentageText(decimals: spec.decimals, spec.locale)
             func sized(_ text: String) -> String { TextWidth.em(text) >= TextWidth.em(widest) ? text : widest }
             let sizingFirst = sized(first)
             let sizingOthers = others.map(sized)

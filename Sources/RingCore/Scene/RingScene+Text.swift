@@ -26,26 +26,30 @@ extension RingScene {
         if shown > 0, shown < 100 {
             let units = (shown * scale).rounded(.toNearestOrAwayFromZero)
             if units >= 100 * scale { shown = (100 * scale - 1) / scale }
-            if units <= 0 { return text("<", 1 / scale, decimals: spec.decimals) }
+            if units <= 0 { return text("<", 1 / scale, decimals: spec.decimals, spec.locale) }
         }
-        return text(nil, shown, decimals: spec.decimals)
+        return text(nil, shown, decimals: spec.decimals, spec.locale)
     }
 
     /// `value`'s percentage of ring `index`'s range, as the title names a target: exact to the
     /// ring's decimals, unclamped.
     static func percentageText(of value: Double, _ spec: borrowing RingSpec, ring index: Int) -> String {
         let ring = spec.ring(index)
-        return text(nil, (value - ring.minimum) / (ring.maximum - ring.minimum) * 100, decimals: spec.decimals)
+        return text(
+            nil, (value - ring.minimum) / (ring.maximum - ring.minimum) * 100, decimals: spec.decimals, spec.locale)
     }
 
-    /// `72%`, or with a sign before it, `<1%`.
-    static func text(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int) -> String {
+    /// `72%`, or with a sign before it, `<1%`; with a locale, as it writes them (`72 %`, `<%1`).
+    static func text(_ sign: Unicode.Scalar?, _ value: Double, decimals: Int, _ locale: PercentFormat?) -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { scratch in
             var writer = ByteWriter(scratch: scratch)
-            if let sign { writer.append(byte: UInt8(sign.value)) }
+            if locale == nil, let sign { writer.append(byte: UInt8(sign.value)) }
             writer.append(number: value, decimals: decimals, keepZeros: true)
-            writer.append(byte: UInt8(ascii: "%"))
-            return writer.text
+            guard let locale else {
+                writer.append(byte: UInt8(ascii: "%"))
+                return writer.text
+            }
+            return locale.write(writer.text, sign: sign.map(String.init) ?? "")
         }
     }
 
@@ -53,7 +57,7 @@ extension RingScene {
     /// `99%` are narrower in the label's font). Labels are sized for it, so neighbouring values
     /// never change the label's size; a value beyond the range that needs more digits is sized
     /// for its own text.
-    static func widestPercentageText(decimals: Int) -> String {
-        text(nil, 100, decimals: decimals)
+    static func widestPercentageText(decimals: Int, _ locale: PercentFormat?) -> String {
+        text(nil, 100, decimals: decimals, locale)
     }
 }

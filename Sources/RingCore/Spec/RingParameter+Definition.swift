@@ -14,6 +14,9 @@ extension RingParameter {
         /// `1/0`, `true/false`, `yes/no`, `on/off`; a bare name is true.
         case boolean
         case keyword([String])
+        /// A BCP 47 tag naming one of `tags` (CLDR's locales), or a longer tag one of them
+        /// starts (`de-DE` is `de`).
+        case locale(tags: [String])
         /// A colour; `light` and `dark` are what the ring draws in each scheme when none is
         /// given (nil: nothing).
         case color(light: RingColor?, dark: RingColor?, allowsNone: Bool)

@@ -9,7 +9,7 @@ public enum RingParameter: String, Sendable, CaseIterable {
     case p, min, max, target, src, field, maxField, slice, half, start, dir, overflow, segments, segmentGap, ticks,
         size, scale, width
     case trackWidth, gap, color, gradient, track, targetColor, tickColor
-    case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, theme, anim
+    case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, locale, theme, anim
     case shadow, title
 
     /// The one name that is not a parameter and is still accepted, and ignored: `&v=2` makes
@@ -216,6 +216,11 @@ extension RingParameter {
             ParameterAbout(
                 .value, "Decimals", "digits after the point in the percentage", example: "2",
                 aliases: ["precision", "digits"]), in: &spec)
+        try v.visit(
+            .locale, \.locale, Absent(LocaleGrammar()),
+            ParameterAbout(
+                .text, "Number format", "writes the percentages as this language does (CLDR): 72 %, 72,5 %, %72",
+                example: "fr", default: "72%, 72.5%", aliases: ["lang", "language", "hl"]), in: &spec)
         try v.visit(
             .theme, \.theme, Standard(KeywordGrammar<RingSpec.Theme>(), .auto),
             ParameterAbout(

@@ -119,6 +119,8 @@ public struct RingSpec: Sendable, Hashable {
     public var labelColor: LabelColor?
     /// `caption`: a second, smaller line under the label; `{p}` is the percentage.
     public var caption: String?
+    /// How the label and the title write percentages; nil: `72%`, `72.5%`.
+    public var locale: PercentFormat?
     /// `captionColor`: nil means the scheme's muted default.
     public var captionColor: RingColor?
     /// `thresholds`: the bar's colour by value; nil means `color` (or `gradient`) decides.

@@ -382,3 +382,29 @@ struct NoneOr<Grammar: ValueGrammar>: ValueGrammar {
     var kind: RingParameter.Kind { grammar.kind }
     var values: String { "\(grammar.values), or none" }
 }
+
+/// A BCP 47 tag naming one of CLDR's percent formats (``PercentFormat/named(_:)``), written in
+/// the canonical key as CLDR spells the locale found (`fr-FR` is `fr`). A locale that writes
+/// percentages as no locale does (`en`: `72%`, `72.5%`) means what its absence means.
+struct LocaleGrammar: ValueGrammar {
+    @inline(__always)
+    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> PercentFormat {
+        let text = text ?? ""
+        guard let format = PercentFormat.named(text) else {
+            throw .invalid(
+                parameter: parameter.rawValue, value: text,
+                expected: "a BCP 47 tag of one of the \(PercentFormat.languages.count) languages with CLDR's "
+                    + "percent formats here, such as fr, de-CH or ja")
+        }
+        return format
+    }
+
+    func meansAbsence(_ value: PercentFormat, in spec: borrowing RingSpec) -> Bool { value.isStandard }
+
+    @inline(__always)
+    func write(_ value: PercentFormat, into w: inout ByteWriter) { for byte in value.tag.utf8 { w.append(byte: byte) } }
+    var kind: RingParameter.Kind { .locale(tags: PercentFormat.cldr.map(\.tag)) }
+    var values: String {
+        "a BCP 47 tag: \(PercentFormat.cldr.count) locales of \(PercentFormat.languages.count) languages"
+    }
+}

@@ -29,6 +29,9 @@ enum TextWidth {
             let value = scalar.value
             if value >= 32, value < 127 {
                 em += Double(ascii[Int(value) - 32]) / 2048 * 1.1
+            } else if value == 0xA0 || value == 0x202F {
+                // The no-break spaces of French and German percentages: a space, and a narrow one.
+                em += (value == 0xA0 ? 713 : 409) / 2048 * 1.1
             } else if isEmoji(value) {
                 em += 1.1
             } else if isWide(value) {

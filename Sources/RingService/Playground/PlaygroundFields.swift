@@ -91,6 +91,9 @@ enum PlaygroundFields {
             field += [("type", .text("checkbox")), ("def", .flag(false))]
         case .keyword(let words):
             field += [("type", .text("select")), ("def", .text(literal)), ("options", .list(words))]
+        case .locale(let tags):
+            // Empty: no locale, the percentages as `72%`.
+            field += [("type", .text("select")), ("def", .text("")), ("options", .list([""] + tags))]
         case .color(let light, let dark, _):
             field += [
                 ("type", .text("color")), ("def", .text("")), ("placeholder", .text(definition.defaultText)),
