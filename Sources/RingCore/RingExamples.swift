@@ -41,6 +41,7 @@ package enum RingExamples {
         ("locale-fr", "p=72.5&decimals=1&locale=fr&caption=terminé"),
         ("locale-tr", "p=72&locale=tr&half"),
         ("locale-ja", "p=72.5&decimals=1&locale=ja&label=進捗+{p}"),
+        ("time-progress", "p=93.03&caption=25+days+left&slice=0.25"),
         ("endpoint", "p=72&slice=0.45&color=4c1&caption=coverage"),
         ("label-wrap", "p=72&label=Hoàn+thành+{p}"),
         ("label-wrap-ja", "p=72&label=進捗状況を表示中{p}"),

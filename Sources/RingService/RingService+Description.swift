@@ -1,4 +1,5 @@
 import HTTPServer
+import Primitives
 import RingCore
 import RingRaster
 
@@ -33,6 +34,10 @@ extension RingService {
                     let suggestion: String? = if case .unknown(_, let suggestion) = error { suggestion } else { nil }
                     return (error.parameter, error.description, suggestion)
                 }, request)
+        }
+        if spec.isTimed {
+            let elapsed = spec.resolving(at: configuration.wallClock.now())
+            return described(spec, ring: elapsed.ring, source: nil, time: elapsed, request: request)
         }
         guard spec.isLive else { return described(spec, ring: spec, source: nil, request: request) }
         guard let sources, let url = spec.source else {
@@ -99,7 +104,8 @@ extension RingService {
     /// 200 for a valid query: `query`'s identity (its canonical key and digest) and the ring
     /// it draws, `ring`, which for a live ring is the one its document's values make.
     private func described(
-        _ query: RingSpec, ring: RingSpec, source: (url: SourceURL, freshness: LiveFreshness)?, request: HTTPRequest
+        _ query: RingSpec, ring: RingSpec, source: (url: SourceURL, freshness: LiveFreshness)?,
+        time: RingSpec.Elapsed? = nil, request: HTTPRequest
     ) -> HTTPResponse {
         var query = query
         var ring = ring
@@ -135,6 +141,21 @@ extension RingService {
                     json.string(source.freshness.stale ? "stale" : "fresh")
                     json.key("maxAge")
                     json.number(Double(source.freshness.maxAge))
+                }
+            }
+            if let time {
+                // Time progress: the share elapsed now, and when the drawing next changes.
+                let now = configuration.wallClock.now()
+                json.key("time")
+                json.object { json in
+                    json.key("percentage")
+                    json.number(time.percentage)
+                    json.key("drawn")
+                    json.number(time.ring.values[0])
+                    json.key("nextChange")
+                    if let next = time.nextChange { json.string(Moment.text(next)) } else { json.null() }
+                    json.key("maxAge")
+                    json.number(Double(Self.maxAge(until: time.nextChange, now: now)))
                 }
             }
             for format in ImageFormat.allCases {

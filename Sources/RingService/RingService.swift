@@ -283,6 +283,7 @@ package final class RingService: HTTPResponder {
         case .found(let entry): return hit(entry, for: request, format: format)
         case .absent(var miss):
             if spec.isLive { return live(spec, request, context) }
+            if spec.isTimed { return timed(spec, request, context) }
             return ring(spec, &miss, request, context)
         }
     }

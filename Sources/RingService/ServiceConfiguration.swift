@@ -1,4 +1,5 @@
 import HTTPServer
+import Primitives
 import RingRaster
 
 /// The ring service's own settings (the server's live in `ServerConfiguration`).
@@ -77,6 +78,9 @@ package struct ServiceConfiguration: Sendable, Equatable {
     /// What the source cache reads the time from: the monotonic clock, or for tests one they
     /// move by hand across time-to-live and staleness.
     package var sourceClock = SourceClock.monotonic
+    /// The wall clock time progress (`from`, `to`) is measured against, in seconds since 1970
+    /// (UTC): the system's, or for tests one they set.
+    package var wallClock = WallClock.system
     /// How source names are resolved: the system's resolver, or for tests one that is slow,
     /// silent, or answers a different address each time.
     package var sourceLookup = SourceLookup.system

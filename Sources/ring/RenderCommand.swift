@@ -1,4 +1,5 @@
 import HTTPServer
+import Primitives
 import RingCore
 import RingRaster
 
@@ -118,7 +119,9 @@ enum RenderCommand {
         var bytes: [UInt8]
         var status: Int32 = 0
         do {
-            let spec = try RingSpec(query: String(query))
+            var spec = try RingSpec(query: String(query))
+            // Time progress: the ring of this moment, as the server would draw it now.
+            if spec.isTimed { spec = spec.resolving(at: WallClock.system.now()).ring }
             do throws(RingImage.Refusal) {
                 let image = try RingImage(spec: spec, format: chosen, fonts: fonts)
                 let missing = image.missingCharacters

@@ -10,9 +10,21 @@ import Testing
         "\(parameter.rawValue)=\(parameter.definition.example)"
     }
 
-    /// The ring a conflict is tried on: a live one for `maxField`, which reads a document.
+    /// The ring a conflict is tried on: a live one for `maxField`, which reads a document,
+    /// and the other end of the span for `from`.
     static func base(_ conflict: RingSpec.Conflict) -> String {
-        conflict.first == .maxField ? "src=https://example.com/ring.json&field=value&" : "p=50&"
+        switch conflict.first {
+        case .maxField: "src=https://example.com/ring.json&field=value&"
+        case .from: "to=2099-01-01&"
+        default: "p=50&"
+        }
+    }
+
+    /// The ring the second parameter is given on alone: `base`, or for `from`'s conflicts a
+    /// ring without time (`src` alone reads an endpoint document).
+    static func otherBase(_ conflict: RingSpec.Conflict) -> String {
+        guard conflict.first == .from else { return base(conflict) }
+        return conflict.second == .src ? "" : "p=50&"
     }
 
     /// Every declared conflict refuses the pair in either order, naming both, and the first
@@ -40,7 +52,7 @@ import Testing
         }
         // A spec built in code with both is refused by validate().
         var both = try RingSpec(query: Self.base(conflict) + Self.given(conflict.first))
-        let other = try RingSpec(query: Self.base(conflict) + Self.given(conflict.second))
+        let other = try RingSpec(query: Self.otherBase(conflict) + Self.given(conflict.second))
         both.assign(conflict.second, from: other)
         #expect(throws: expected) { try both.validate() }
     }

@@ -67,8 +67,9 @@ import Testing
     @Test func catalogueCoversEveryParameter() {
         let used = Set(
             RingExamples.all.flatMap { $0.query.split(separator: "&").map { String($0.split(separator: "=")[0]) } })
-        // A live ring's parameters draw through a document's values: `LiveSourceTests`.
-        for parameter in RingParameter.allCases where ![.src, .field, .maxField].contains(parameter) {
+        // A live ring's parameters draw through a document's values (`LiveSourceTests`), time
+        // progress's through the moment's (`TimeProgressTests`).
+        for parameter in RingParameter.allCases where ![.src, .field, .maxField, .from, .to].contains(parameter) {
             #expect(used.contains(parameter.rawValue), "no example uses \(parameter.rawValue)")
         }
     }

@@ -16,7 +16,9 @@ import Testing
 
     /// A parameter left out of the canonical key would let two rings share a cache entry.
     /// `scale` alone stays out: it is how a PNG is rasterised, not which ring it shows.
-    @Test(arguments: RingParameter.allCases.filter { $0 != .scale })
+    /// (`from` and `to` come as a pair, with no ring to compare without one:
+    /// `TimeProgressTests` checks that both enter the key.)
+    @Test(arguments: RingParameter.allCases.filter { $0 != .scale && !Self.timed.contains($0) })
     func exampleValueEntersTheCanonicalKey(parameter: RingParameter) throws {
         let definition = parameter.definition
         let base = Self.base(for: parameter)
@@ -78,7 +80,7 @@ import Testing
         }
         switch definition.kind {
         case .colors, .thresholds, .text, .source, .paths: return  // lists and text of their own
-        case .decimal, .length, .integer, .boolean, .keyword, .color, .locale:
+        case .decimal, .length, .integer, .boolean, .keyword, .color, .locale, .moment:
             #expect(failure(list)?.parameter == definition.name, "\(list) was accepted")
         }
     }
@@ -131,6 +133,9 @@ import Testing
         case .source:
             let error = try #require(failure(Self.query(parameter, "ftp://example.com/x")))
             #expect(error.parameter == definition.name && error.description.contains("http or https"), "\(error)")
+        case .moment:
+            let error = try #require(failure(Self.query(parameter, "2026-02-30")))
+            #expect(error.parameter == definition.name, "\(error)")
         case .paths:
             let error = try #require(failure(Self.query(parameter, "a..b")))
             #expect(error.parameter == definition.name, "\(error)")
@@ -225,7 +230,10 @@ import Testing
     /// (which follow the digest) held equal.
     /// (A live ring's parameters change what is drawn through the values they read:
     /// `LiveSourceTests` checks those.)
-    @Test(arguments: RingParameter.allCases.filter { $0 != .scale && !Self.live.contains($0) })
+    /// (Time progress draws what the moment gives: `TimeProgressTests` checks that.)
+    @Test(
+        arguments: RingParameter.allCases.filter { $0 != .scale && !Self.live.contains($0) && !Self.timed.contains($0) }
+    )
     func exampleValueChangesTheDrawing(parameter: RingParameter) throws {
         let definition = parameter.definition
         let base = Self.base(for: parameter)
@@ -253,6 +261,8 @@ import Testing
 
     /// The parameters of a live ring, which has `src` and `field` instead of `p`.
     static let live: Set<RingParameter> = [.src, .field, .maxField]
+    /// Time progress: a pair, each meaningless without the other.
+    static let timed: Set<RingParameter> = [.from, .to]
     static let liveBase = "src=https://example.com/ring.json&field=value"
 
     /// `parameter` at `value` on its ``base(for:)`` ring; `p` and a live ring's `src` and

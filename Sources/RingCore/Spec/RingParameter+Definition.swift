@@ -30,6 +30,8 @@ extension RingParameter {
         case source
         /// Paths into a JSON document (`field`, `maxField`).
         case paths
+        /// An RFC 3339 date or date-time (`from`, `to`).
+        case moment
     }
 
     /// One parameter, declared once. A class, so walking the table moves references, not

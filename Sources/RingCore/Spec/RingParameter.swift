@@ -6,7 +6,8 @@
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, target, src, field, maxField, slice, half, start, dir, overflow, segments, segmentGap, ticks,
+    case p, min, max, target, src, field, maxField, from, to, slice, half, start, dir, overflow, segments, segmentGap,
+        ticks,
         size, scale, width
     case trackWidth, gap, color, gradient, track, targetColor, tickColor
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, locale, theme, anim
@@ -77,6 +78,16 @@ extension RingParameter {
             ParameterAbout(
                 .value, "Max field", "with src: the path of max in the document; instead of max", example: "total",
                 default: "none", aliases: ["maxPath"]), in: &spec)
+        try v.visit(
+            .from, \.from, Absent(MomentGrammar()),
+            ParameterAbout(
+                .value, "From", "time progress: the moment the ring starts to fill; instead of p",
+                example: "2026-01-01", default: "none", aliases: ["start_date", "since", "begin"]), in: &spec)
+        try v.visit(
+            .to, \.to, Absent(MomentGrammar()),
+            ParameterAbout(
+                .value, "To", "time progress: the moment the ring is full; with from", example: "2027-01-01",
+                default: "none", aliases: ["until", "end", "deadline"]), in: &spec)
         try v.visit(
             .slice, \.slice, Standard(DecimalGrammar(range: RingLimits.slice), 0),
             ParameterAbout(

@@ -67,8 +67,10 @@ private struct KeyWriter: ParameterVisitor, ~Copyable {
         guard codec.identifiesRing, !codec.isDefault(value, in: spec) else { return }
         // p is first, and always there but in a live ring, whose values are the document's:
         // its placeholders stay out, and src comes first.
-        if parameter == .p, spec.isLive { return }
-        if parameter != .p && parameter != .src { w.append(byte: UInt8(ascii: "&")) }
+        if parameter == .p, spec.isLive || spec.isTimed { return }
+        if parameter != .p && parameter != .src && !(parameter == .from && spec.isTimed) {
+            w.append(byte: UInt8(ascii: "&"))
+        }
         w.append(name: parameter)
         w.append(byte: UInt8(ascii: "="))
         codec.write(value, into: &w)

@@ -64,6 +64,8 @@ private struct QueryParser {
     var errors: [RingSpecError] = []
 
     private static let sourcePosition = RingParameter.ordered.firstIndex(of: .src)!
+    private static let fromPosition = RingParameter.ordered.firstIndex(of: .from)!
+    private static let toPosition = RingParameter.ordered.firstIndex(of: .to)!
 
     /// Fills `spec` from `query` and validates it.
     mutating func parse(_ query: UnsafeBufferPointer<UInt8>, into spec: inout RingSpec) throws(RingSpecError) {
@@ -89,8 +91,16 @@ private struct QueryParser {
         if live, seen.contains(0) {
             throw .conflict(parameter: RingParameter.p.rawValue, with: RingParameter.src.rawValue)
         }
-        guard seen.contains(0) || live else { throw .missing(parameter: RingParameter.p.rawValue) }
-        if live, spec.values.isEmpty { spec.values = Array(repeating: 0, count: max(spec.fields.count, 1)) }
+        // Time progress (`from` and `to`) too: its value is the moment's.
+        let timed = seen.contains(Self.fromPosition) || seen.contains(Self.toPosition)
+        if timed, seen.contains(0) {
+            let other = seen.contains(Self.fromPosition) ? RingParameter.from : .to
+            throw .conflict(parameter: RingParameter.p.rawValue, with: other.rawValue)
+        }
+        guard seen.contains(0) || live || timed else { throw .missing(parameter: RingParameter.p.rawValue) }
+        if live || timed, spec.values.isEmpty {
+            spec.values = Array(repeating: 0, count: max(spec.fields.count, 1))
+        }
         guard errors.isEmpty else { return }
         try spec.validate(seen: seen)
         spec.normalize()

@@ -9,7 +9,8 @@ extension RingSpec {
         Conflict(.half, .slice), Conflict(.half, .start), Conflict(.segments, .gradient),
         Conflict(.thresholds, .color), Conflict(.thresholds, .gradient), Conflict(.overflow, .slice),
         Conflict(.overflow, .half), Conflict(.overflow, .segments), Conflict(.ticks, .segments),
-        Conflict(.maxField, .max),
+        // `to` comes with `from` (or is refused): the pair's conflicts name `from`.
+        Conflict(.maxField, .max), Conflict(.from, .src), Conflict(.from, .min), Conflict(.from, .max),
     ]
 
     /// Two parameters that cannot be used together, with their positions in the table.
@@ -46,6 +47,7 @@ extension RingSpec {
             throw .conflict(parameter: conflict.first.rawValue, with: conflict.second.rawValue)
         }
         try checkSource()
+        try checkTime()
         guard tracks.count == 1 || !tracks.contains(.standard) else {
             throw .unfit(parameter: RingParameter.track.rawValue, rule: "a list needs a colour or none for every ring")
         }
@@ -95,6 +97,25 @@ extension RingSpec {
             throw .unfit(
                 parameter: RingParameter.maxField.rawValue,
                 rule: "\(maxFields.count) paths for \(fields.count) rings: give one path, or one per ring")
+        }
+    }
+
+    /// Time progress: `from` and `to` together, `from` first; `{left}` only with them.
+    private func checkTime() throws(RingSpecError) {
+        switch (from, to) {
+        case (nil, nil):
+            for (parameter, text) in [(RingParameter.label, labelText), (.caption, caption)]
+            where text?.contains("{left}") == true {
+                throw .unfit(parameter: parameter.rawValue, rule: "{left} is the time left before to: give from and to")
+            }
+        case (_?, nil): throw .missing(parameter: RingParameter.to.rawValue)
+        case (nil, _?): throw .missing(parameter: RingParameter.from.rawValue)
+        case (let from?, let to?):
+            guard from < to else {
+                throw .unfit(
+                    parameter: RingParameter.from.rawValue,
+                    rule: "\(Moment.text(from)) is not before to (\(Moment.text(to)))")
+            }
         }
     }
 

@@ -66,6 +66,10 @@ public struct RingSpec: Sendable, Hashable {
     /// `maxField`: the path of `max` in the document, one for every ring or one per ring;
     /// empty when `max` is the URL's.
     public var maxFields: [FieldPath] = []
+    /// Time progress: the value is the share of `from`…`to` (seconds since 1970, UTC) elapsed
+    /// when the ring is asked for (``resolving(at:)``).
+    public var from: Double?
+    public var to: Double?
     /// `slice`: fraction of the circle left open, centred opposite `start`.
     public var slice: Double = 0
     /// `half`: a semicircle gauge from 9 over 12 to 3 o'clock.

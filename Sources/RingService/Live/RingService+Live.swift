@@ -6,9 +6,13 @@ import RingCore
 struct LiveFreshness: Sendable {
     var format: ImageFormat
     /// `max-age`: the seconds the document stays fresh, or for a stale value the error
-    /// image's `max-age`, so clients ask again soon.
+    /// image's `max-age`, so clients ask again soon; for time progress, until the drawing
+    /// next changes.
     var maxAge: Int
     var stale: Bool
+    /// Whether a fetched document gave the value (`X-Ring-Source`, `stale-if-error`), rather
+    /// than the clock.
+    var fetched = true
 }
 
 /// Live values (`src`, `field`, `maxField`): a ring whose values a JSON document gives.
@@ -132,10 +136,12 @@ extension RingService {
     func liveResponse(_ entry: ResponseCache.Entry, to request: HTTPRequest, freshness: LiveFreshness)
         -> HTTPResponse
     {
-        let own = HTTPHeaderBlock([
-            ("Cache-Control", "public, max-age=\(freshness.maxAge), stale-if-error=\(configuration.sources.stale)"),
-            ("ETag", entry.etag), ("X-Ring-Source", freshness.stale ? "stale" : "fresh"),
-        ])
+        let own =
+            freshness.fetched
+            ? HTTPHeaderBlock([
+                ("Cache-Control", "public, max-age=\(freshness.maxAge), stale-if-error=\(configuration.sources.stale)"),
+                ("ETag", entry.etag), ("X-Ring-Source", freshness.stale ? "stale" : "fresh"),
+            ]) : HTTPHeaderBlock([("Cache-Control", "public, max-age=\(freshness.maxAge)"), ("ETag", entry.etag)])
         let shared = liveHeaders[freshness.format.index]
         if request.hasPreconditions {
             switch Preconditions.evaluate(request, etag: entry.etag, lastModified: entry.lastModified) {

@@ -104,6 +104,8 @@ enum PlaygroundFields {
                 ("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example)),
                 ("wide", .flag(definition.kind == .source)),
             ]
+        case .moment:
+            field += [("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example))]
         case .colors, .thresholds:
             field += [("type", .text("text")), ("def", .text("")), ("placeholder", .text(definition.example))]
         case .text:

@@ -129,7 +129,7 @@ function load(search) {
     const value = params.get(field.name);
     if (field.type === "checkbox") input.checked = value !== null ? truthy(value) : field.def;
     // A live ring (src=) has no p.
-    else input.value = value !== null ? value : (field.name === "p" && !params.has("src") ? "72" : field.def);
+    else input.value = value !== null ? value : (field.name === "p" && !params.has("src") && !params.has("from") ? "72" : field.def);
   }
 }
 
@@ -140,7 +140,8 @@ function query(overrides) {
     let value = field.type === "checkbox" ? input.checked : input.value.trim();
     if (overrides && field.name in overrides) value = overrides[field.name];
     if (field.type === "checkbox") { if (value) params.append(field.name, "1"); continue; }
-    const required = field.name === "p" && controls.src.value.trim() === "";
+    // p is required but where a document (src) or the clock (from) gives the value.
+    const required = field.name === "p" && controls.src.value.trim() === "" && controls.from.value.trim() === "";
     if (required || (value !== "" && value !== field.def)) params.append(field.name, value);
   }
   for (const [name, value] of unknown) params.append(name, value);
