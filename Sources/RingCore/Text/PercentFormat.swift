@@ -2,7 +2,7 @@
 /// and after the number (`72 %` in French, `%72` in Turkish) and the minus sign. The digits stay
 /// Latin. `locale=` picks one; without it the label reads `72%` and `72.5%`.
 ///
-/// The table (``cldr``) is generated from CLDR's data by scripts/generators/make-locales.py.
+/// The table (`cldr`) is generated from CLDR's data by scripts/generators/make-locales.py.
 public struct PercentFormat: Sendable, Hashable {
     /// The locale's tag in CLDR's spelling: `fr`, `fr-CA`, `zh-Hant`.
     public let tag: String
