@@ -2,6 +2,7 @@ import HTTPServer
 import Primitives
 import RingCore
 import RingRaster
+import RingService
 
 #if canImport(Glibc)
     import Glibc
@@ -14,6 +15,7 @@ import RingRaster
 enum RenderCommand {
     static let usage = """
         USAGE: ring render QUERY|URL [--format svg|png] [-o FILE] [--error-image] [--font PATH]...
+                           [--values JSON-FILE]
 
         Writes the ring for QUERY (the part of the URL after `?`; a leading `?` is allowed)
         or for a whole ring URL (https://rings.example.com/ring.png?p=72, or /ring.png?p=72),
@@ -24,6 +26,10 @@ enum RenderCommand {
         On a bad query prints the error on stderr, writes nothing (with --error-image, the
         error image the server would answer), and exits 1. A usage error exits 2.
 
+        --values reads the values from a JSON file, as a live ring reads its document: with
+        `field=` (and `maxField=`) paths into it, or, without them, a shields endpoint
+        document's message, colour and label. The query has no `src`: the file is its document.
+
         A PNG's text is drawn with DejaVu Sans Bold, then each --font in order (TrueType .ttf
         or .ttc), else the standard fallback fonts `ring serve` uses; a character no font has
         is drawn as a box, with a warning on stderr.
@@ -31,6 +37,7 @@ enum RenderCommand {
         EXAMPLES: ring render 'p=72&slice=0.45' > ring.svg
                   ring render 'p=72&scale=2' -o ring.png
                   ring render 'https://rings.example.com/ring.png?p=72' -o ring.png
+                  ring render 'field=total.lines.pct&slice=0.45' --values coverage-summary.json
 
         PARAMETERS (default in parentheses):
         \(parameters)
@@ -58,6 +65,7 @@ enum RenderCommand {
         var output: String?
         var errorImage = false
         var fontPaths: [String] = []
+        var valuesPath: String?
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -83,6 +91,12 @@ enum RenderCommand {
                 }
             case "--error-image":
                 errorImage = true
+            case "--values":
+                index += 1
+                guard index < arguments.count, !arguments[index].isEmpty else {
+                    Usage.fail("--values needs a JSON-FILE", help: "ring render")
+                }
+                valuesPath = arguments[index]
             default:
                 queries.append(argument)
             }
@@ -119,7 +133,19 @@ enum RenderCommand {
         var bytes: [UInt8]
         var status: Int32 = 0
         do {
-            var spec = try RingSpec(query: String(query))
+            var spec: RingSpec
+            if let valuesPath {
+                switch Self.ring(String(query), values: valuesPath) {
+                case .success(let ring): spec = ring
+                case .failure(let problem):
+                    print("ring: \(problem.message)", to: &stderr)
+                    guard errorImage else { return 1 }
+                    bytes = errorBytes(problem.message, chosen, query: String(query), fonts: fonts)
+                    return write(bytes, to: output, status: 1)
+                }
+            } else {
+                spec = try RingSpec(query: String(query))
+            }
             // Time progress: the ring of this moment, as the server would draw it now.
             if spec.isTimed { spec = spec.resolving(at: WallClock.system.now()).ring }
             do throws(RingImage.Refusal) {
@@ -149,6 +175,12 @@ enum RenderCommand {
             bytes = errorBytes(error.description, chosen, query: String(query), fonts: fonts)
             status = 1
         }
+        return write(bytes, to: output, status: status)
+    }
+
+    /// Writes `bytes` to `output` (stdout when nil) and returns `status`, or 1 when it cannot.
+    private static func write(_ bytes: [UInt8], to output: String?, status: Int32) -> Int32 {
+        var stderr = StandardError()
         guard let output else {
             return FileDescriptor.writeAll(bytes, to: STDOUT_FILENO) ? status : 1
         }
@@ -163,6 +195,50 @@ enum RenderCommand {
             return 1
         }
         return status
+    }
+
+    /// The largest `--values` file read: a live document's default bound, 64 KiB, sixteen times.
+    static let valuesLimit = 1 << 20
+
+    /// The ring `query` draws with the values of the JSON file at `path`, read as a live ring
+    /// reads its document (the file stands for `src`), or what is wrong, as its error image says.
+    static func ring(_ query: String, values path: String) -> Result<RingSpec, LiveError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            return .failure(LiveError("--values: cannot read \(path): \(String(cString: strerror(errno)))"))
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count >= 0 else { return .failure(LiveError("--values: cannot read \(path)")) }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            guard bytes.count <= valuesLimit else {
+                return .failure(LiveError("--values: \(path) is larger than \(valuesLimit) bytes"))
+            }
+        }
+        let document: JSONDocument
+        do throws(JSONDocument.Refusal) {
+            document = try JSONDocument(bytes)
+        } catch {
+            return .failure(LiveError("--values: \(path) is not JSON: \(error.reason)"))
+        }
+        // The file is the document of a source no one fetches.
+        let spec: RingSpec
+        do throws(RingSpecError) {
+            spec = try RingSpec(query: "src=https://values.file/&" + query)
+        } catch {
+            switch error {
+            case .conflict(parameter: "p", with: "src"):
+                return .failure(LiveError("p: cannot be combined with --values, whose file gives the values"))
+            case .duplicate(parameter: "src"):
+                return .failure(LiveError("src: cannot be combined with --values, whose file is the document"))
+            default: return .failure(LiveError(error.description))
+            }
+        }
+        return RingService.read(spec, from: document)
     }
 
     /// The error image the server answers for `message` in `format`, laid out for the box

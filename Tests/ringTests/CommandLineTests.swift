@@ -57,6 +57,44 @@ import Testing
             status: process.terminationStatus, stdout: Array(stdout), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
+    /// `--values FILE`: the file is the document of a live ring (field paths, or a shields
+    /// endpoint), and the ring is the one written with p.
+    @Test func renderReadsValuesFromAFile() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ring-values-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let summary = directory.appendingPathComponent("summary.json").path
+        let endpoint = directory.appendingPathComponent("endpoint.json").path
+        try Data(#"{"total": {"lines": {"pct": 72.4}}, "tests": {"passed": 120, "total": 125}}"#.utf8)
+            .write(to: URL(fileURLWithPath: summary))
+        try Data(#"{"schemaVersion": 1, "label": "coverage", "message": "81%", "color": "green"}"#.utf8)
+            .write(to: URL(fileURLWithPath: endpoint))
+        let coverage = try Self.run(["render", "field=total.lines.pct&slice=0.45", "--values", summary])
+        #expect(coverage.status == 0)
+        #expect(coverage.stdout == RingRenderer.render(try RingSpec(query: "p=72.4&slice=0.45")))
+        let tests = try Self.run(["render", "field=tests.passed&maxField=tests.total", "--values", summary])
+        #expect(tests.stdout == RingRenderer.render(try RingSpec(query: "p=120&max=125")))
+        let shields = try Self.run(["render", "size=200", "--values", endpoint])
+        #expect(
+            shields.stdout == RingRenderer.render(try RingSpec(query: "p=81&size=200&color=97ca00&caption=coverage")))
+        // What the file cannot give, and a value given twice, are errors that say so.
+        let missing = try Self.run(["render", "field=nope", "--values", summary])
+        #expect(missing.status == 1 && missing.stderr.contains("field: nope is not in the document"))
+        let twice = try Self.run(["render", "p=5", "--values", summary])
+        #expect(twice.status == 1 && twice.stderr.contains("p: cannot be combined with --values"))
+        let absent = try Self.run(["render", "field=a", "--values", directory.appendingPathComponent("no.json").path])
+        #expect(absent.status == 1 && absent.stderr.contains("--values: cannot read"))
+    }
+
+    /// Time progress draws the ring of the moment `ring render` runs: a span long over is full.
+    @Test func renderDrawsTimeProgressAtItsMoment() throws {
+        let over = try Self.run(["render", "from=2000-01-01&to=2001-01-01&label={left}"])
+        #expect(over.status == 0)
+        #expect(over.stdout == RingRenderer.render(try RingSpec(query: "p=100&label=0+seconds")))
+        let ahead = try Self.run(["render", "from=2999-01-01&to=3000-01-01"])
+        #expect(ahead.stdout == RingRenderer.render(try RingSpec(query: "p=0")))
+    }
+
     @Test func examplesListEachCatalogue() throws {
         for (option, catalogue) in [
             (nil, RingExamples.all), ("--errors", RingExamples.errors), ("--languages", RingExamples.languages),

@@ -9,7 +9,7 @@ import RingCore
 /// anything RFC 8259 does not allow (a trailing comma, a comment, a lone surrogate, invalid
 /// UTF-8, bytes after the value), and keeps the last of repeated member names, as JavaScript
 /// and Python do.
-struct JSONDocument: Sendable {
+package struct JSONDocument: Sendable {
     indirect enum Value: Sendable, Equatable {
         case null
         case bool(Bool)
@@ -33,8 +33,8 @@ struct JSONDocument: Sendable {
     }
 
     /// Why a document was refused, as the error image says it after `src: not JSON: `.
-    struct Refusal: Error, Equatable {
-        var reason: String
+    package struct Refusal: Error, Equatable {
+        package var reason: String
     }
 
     /// Arrays and objects nested deeper than this refuse the document.
@@ -44,7 +44,7 @@ struct JSONDocument: Sendable {
     /// The size of the body it was read from, which the source cache counts.
     let bytes: Int
 
-    init(_ bytes: [UInt8]) throws(Refusal) {
+    package init(_ bytes: [UInt8]) throws(Refusal) {
         var parser = Parser(bytes: bytes)
         root = try parser.document()
         self.bytes = bytes.count

@@ -87,7 +87,7 @@ extension RingService {
     }
 
     /// The ring `spec`'s paths make of `document`, or the message of what is missing.
-    static func read(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
+    package static func read(_ spec: RingSpec, from document: JSONDocument) -> Result<RingSpec, LiveError> {
         if spec.fields.isEmpty { return readEndpoint(spec, from: document) }
         var values: [DocumentValue] = []
         var maximums: [DocumentValue] = []
@@ -155,7 +155,7 @@ extension RingService {
 }
 
 /// A live ring's failure, as its error image says it.
-struct LiveError: Error, Sendable {
-    var message: String
-    init(_ message: String) { self.message = message }
+package struct LiveError: Error, Sendable {
+    package var message: String
+    package init(_ message: String) { self.message = message }
 }
