@@ -26,15 +26,10 @@ let package = Package(
         .target(name: "RingCore", dependencies: ["ByteGrammar"], swiftSettings: swiftSettings),
         // The system zlib (deflate and CRC-32 for PNG).
         .systemLibrary(name: "CZlib"),
-        // The system's libcurl, for live values' fetches. Declared in the target itself: the
-        // machines ring builds on carry libcurl.so.4 (FoundationNetworking links it), not its
-        // development headers or the unversioned libcurl.so.
-        .target(
-            name: "CCurl",
-            linkerSettings: [
-                .linkedLibrary(":libcurl.so.4", .when(platforms: [.linux])),
-                .linkedLibrary("curl", .when(platforms: [.macOS])),
-            ]),
+        // The system's libcurl, for live values' fetches: opened when they first start (ccurl.c),
+        // not linked, and declared in the target itself: the machines ring builds on carry
+        // libcurl.so.4 (FoundationNetworking links it), not its development headers.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]),
         // DejaVu Sans Bold's outlines for the PNG label, as a C byte array (scripts/generators/make-font-data.py).
         .target(name: "RingFontData", exclude: ["LICENSE-DejaVu.txt"]),
         // Pure: RingScene -> coverage raster -> PNG.

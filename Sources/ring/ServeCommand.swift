@@ -16,9 +16,17 @@ enum ServeCommand {
             print(usage)
             return 0
         }
-        guard let (fonts, warnings) = FontLoading.load(paths: settings.fontPaths, limits: settings.service.fontLimits)
-        else { return 1 }
-        settings.service.fonts = fonts
+        // Fonts named by --font are read now (one that does not read stops the server); the
+        // standard ones are read while the server starts, and a PNG waits for them.
+        var warnings: [String] = []
+        if settings.fontPaths.isEmpty {
+            settings.service.fonts = .loadingStandard(limits: settings.service.fontLimits)
+        } else {
+            guard let (fonts, named) = FontLoading.load(paths: settings.fontPaths, limits: settings.service.fontLimits)
+            else { return 1 }
+            settings.service.fonts = fonts
+            warnings = named
+        }
         var memory: String
         switch MemoryFormula.fit(
             server: settings.server, service: settings.service, limit: MemoryBudget.limitBytes, given: settings.given)
@@ -80,7 +88,7 @@ enum ServeCommand {
             print(
                 "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary); \(memory))",
                 to: &stderr)
-            FontLoading.warn(warnings)
+            FontLoading.warn(warnings + service.fonts.warnings)
         } catch {
             print("ring: cannot serve: \(error)", to: &stderr)
             return 1

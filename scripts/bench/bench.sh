@@ -301,5 +301,15 @@ printf '%-44s %12s %12s %8s  %s\n' "sockets open during -c10000" "$open" "-" "-"
 printf '%-44s %12s %12s %8s  %s\n' "server threads during -c10000" "$threads" "-" "-" \
     "$(goal c10k-threads-over-2x-cores "$((threads - 2 * $(nproc)))" "beyond 2 × cores")"
 grep -E "Requests/sec|Socket errors" "$dir/c10k.txt" | sed 's/^/  c10000: /' || true
+
+# Cold start: exec to the first 200 for /ring.svg?p=72, seven starts each, against nginx serving
+# the same bytes from a file; the binary as the Dockerfile builds it (Swift's libraries linked in).
+swift build -c release --product ring --static-swift-stdlib --scratch-path .build/static 2>&1 | tail -n 1
+python3 scripts/bench/cold-start.py .build/static/release/ring 7 > "$dir/cold.txt"
+sed 's/^/  /' "$dir/cold.txt"
+cold=$(awk '/cold-start ratio/ {print $3}' "$dir/cold.txt")
+printf '%-44s %12s %12s %8s  %s\n' "cold start, exec to first 200 (median)" \
+    "$(awk '/cold-start ring/ {print $4}' "$dir/cold.txt") ms" "$(awk '/cold-start nginx/ {print $4}' "$dir/cold.txt") ms" \
+    "$cold" "$(goal cold-start-vs-nginx "$cold" "× nginx")"
 [ ! -e "$dir/missed" ] || status=1
 exit $status

@@ -1,3 +1,5 @@
+import Dispatch
+import Primitives
 import RingFontData
 
 #if canImport(Glibc)
@@ -23,36 +25,107 @@ import RingFontData
 /// No hinting, no shaping: right-to-left and complex scripts (Arabic, Hebrew, Devanagari,
 /// Thai) are drawn letter by letter in logical order, which is not how they are read.
 public final class LabelFonts: Sendable, Equatable {
-    /// Every font, the embedded one first.
-    public let fonts: [TrueTypeFont]
+    /// Every font, the embedded one first; while the fallback fonts are still being read
+    /// (``loadingStandard()``), the wait for them.
+    public var fonts: [TrueTypeFont] { ready.fonts }
+
+    /// Which fallback fonts are loaded, for a PNG's entity tag (nil with none): a server given
+    /// other fonts draws other pixels for the same ring, so its tags differ.
+    package var tag: UInt64? { ready.tag }
+
+    /// The fonts, or the reading that will give them.
+    private enum Source: Sendable {
+        case loaded(Loaded)
+        case loading(Reading)
+    }
+
+    private struct Loaded: Sendable {
+        let fonts: [TrueTypeFont]
+        let tag: UInt64?
+
+        init(fallbacks: [TrueTypeFont]) {
+            fonts = [TrueTypeFont.embedded] + fallbacks
+            tag =
+                fallbacks.isEmpty
+                ? nil : fallbacks.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ $1.fingerprint) &* 0x100_0000_01b3 }
+        }
+    }
+
+    /// Fallback fonts read on a thread of their own; ``wait()`` returns them once read.
+    private final class Reading: Sendable {
+        private let result = Locked<(Loaded, [String])?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(limits: FontLimits) {
+            // A private serial queue, never a global concurrent one: libdispatch aborts a
+            // global queue's worker that finds no descriptor (docs/architecture.md).
+            DispatchQueue(label: "ring.fonts").async { [self] in
+                let (fallbacks, warnings) = LabelFonts.readStandard(limits: limits)
+                result.withLock { $0 = (Loaded(fallbacks: fallbacks), warnings) }
+                done.signal()
+            }
+        }
+
+        func wait() -> (Loaded, [String]) {
+            if let read = result.withLock({ $0 }) { return read }
+            done.wait()
+            done.signal()  // for the next waiter
+            return result.withLock { $0 }!
+        }
+    }
+
+    private let source: Source
+
+    private var ready: Loaded {
+        switch source {
+        case .loaded(let loaded): loaded
+        case .loading(let reading): reading.wait().0
+        }
+    }
 
     /// DejaVu Sans Bold alone.
     public static let embedded = LabelFonts(fallbacks: [])
 
     /// DejaVu Sans Bold, then `fallbacks` in order.
     public init(fallbacks: [TrueTypeFont]) {
-        fonts = [TrueTypeFont.embedded] + fallbacks
-        tag =
-            fallbacks.isEmpty
-            ? nil : fallbacks.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ $1.fingerprint) &* 0x100_0000_01b3 }
+        source = .loaded(Loaded(fallbacks: fallbacks))
     }
+
+    private init(source: Source) { self.source = source }
 
     /// The same fonts in an object of its own. Every ``RingImage`` holds its fonts, so each
     /// thread that makes images keeps its own copy: one object shared by several threads has its
     /// reference count written from all their cores, a cache line they pass back and forth.
     public init(copying other: LabelFonts) {
-        fonts = other.fonts
-        tag = other.tag
+        source = other.source
+    }
+
+    /// The standard fallback fonts (``standardLocations``), read on a thread of their own from
+    /// now: a server opens its listeners and answers SVG, which needs no font file, while they
+    /// are read (about 9 ms for Droid Sans Fallback and NanumGothic), and a PNG waits for them.
+    /// ``warnings`` waits too.
+    public static func loadingStandard(limits: FontLimits = FontLimits()) -> LabelFonts {
+        LabelFonts(source: .loading(Reading(limits: limits)))
+    }
+
+    /// Whether there are fallback fonts, or while they are read, whether a file of them exists:
+    /// what the memory formula counts, known without waiting.
+    public var hasFallbacks: Bool {
+        switch source {
+        case .loaded(let loaded): loaded.fonts.count > 1
+        case .loading: Self.standardLocations.joined().contains { access($0, F_OK) == 0 }
+        }
+    }
+
+    /// What reading the standard fonts found wrong, once read (none for fonts given at once).
+    public var warnings: [String] {
+        if case .loading(let reading) = source { reading.wait().1 } else { [] }
     }
 
     /// The same fonts in the same order.
     public static func == (lhs: LabelFonts, rhs: LabelFonts) -> Bool {
         lhs.fonts.map(ObjectIdentifier.init) == rhs.fonts.map(ObjectIdentifier.init)
     }
-
-    /// Which fallback fonts are loaded, for a PNG's entity tag (nil with none): a server given
-    /// other fonts draws other pixels for the same ring, so its tags differ.
-    package let tag: UInt64?
 
     /// Where the fallback fonts are looked for when none is named, by what they cover; the
     /// first file of each group that exists and reads is used:
@@ -85,6 +158,13 @@ public final class LabelFonts: Sendable, Equatable {
             }
             return (LabelFonts(fallbacks: fallbacks), [])
         }
+        let (fallbacks, warnings) = readStandard(limits: limits)
+        return (LabelFonts(fallbacks: fallbacks), warnings)
+    }
+
+    /// One font of each group of ``standardLocations`` that exists and reads, with a warning
+    /// for a file that exists and is refused.
+    private static func readStandard(limits: FontLimits) -> (fallbacks: [TrueTypeFont], warnings: [String]) {
         var fallbacks: [TrueTypeFont] = []
         var warnings: [String] = []
         for group in standardLocations {
@@ -97,7 +177,7 @@ public final class LabelFonts: Sendable, Equatable {
                 }
             }
         }
-        return (LabelFonts(fallbacks: fallbacks), warnings)
+        return (fallbacks, warnings)
     }
 
     /// The fonts in use, for the start-up line: "DejaVu Sans Bold (embedded), Droid Sans
@@ -125,6 +205,7 @@ public final class LabelFonts: Sendable, Equatable {
     }
 
     func layout(_ text: String, fontSize: Double) -> Line {
+        let fonts = self.fonts  // read once: while fonts load, each read waits on a lock
         var line = Line()
         var previous: Line.Placed?
         func place(_ font: Int, _ id: UInt16) {
@@ -139,7 +220,7 @@ public final class LabelFonts: Sendable, Equatable {
         for character in text {
             let scalars = Normalization.composed(character.unicodeScalars).filter { !Self.drawsNothing($0) }
             guard let base = scalars.first else { continue }
-            guard let (font, id) = glyph(for: base, preferring: nil) else {
+            guard let (font, id) = Self.glyph(for: base, in: fonts, preferring: nil) else {
                 line.missing.append(character)
                 place(0, 0)
                 continue
@@ -147,7 +228,7 @@ public final class LabelFonts: Sendable, Equatable {
             place(font, id)
             var reported = false
             for mark in scalars.dropFirst() {
-                if let (markFont, markID) = glyph(for: mark, preferring: font) {
+                if let (markFont, markID) = Self.glyph(for: mark, in: fonts, preferring: font) {
                     place(markFont, markID)
                 } else if !reported {
                     line.missing.append(character)
@@ -160,7 +241,9 @@ public final class LabelFonts: Sendable, Equatable {
     }
 
     /// The first font's glyph for `scalar`, trying `preferred` first.
-    private func glyph(for scalar: Unicode.Scalar, preferring preferred: Int?) -> (Int, UInt16)? {
+    private static func glyph(for scalar: Unicode.Scalar, in fonts: [TrueTypeFont], preferring preferred: Int?)
+        -> (Int, UInt16)?
+    {
         if let preferred, let id = fonts[preferred].glyphID(for: scalar) { return (preferred, id) }
         for (index, font) in fonts.enumerated() {
             if let id = font.glyphID(for: scalar) { return (index, id) }
@@ -196,6 +279,7 @@ public final class LabelFonts: Sendable, Equatable {
     func outline(of text: String, fontSize: Double, centreX: Double, baseline: Double) -> Polygon {
         let line = layout(text, fontSize: fontSize)
         let left = centreX - line.width / 2
+        let fonts = self.fonts
         var polygon = Polygon()
         for placed in line.glyphs {
             let font = fonts[placed.font]

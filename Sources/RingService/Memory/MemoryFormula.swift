@@ -18,7 +18,7 @@ package enum MemoryFormula {
     /// The formula's terms for these settings, in bytes, by the flag that sets each.
     package static func terms(server: ServerConfiguration, service: ServiceConfiguration) -> [(String, Int)] {
         var terms = [
-            ("fixed", fixedBytes + (service.fonts.fonts.count > 1 ? fontBytes : 0)),
+            ("fixed", fixedBytes + (service.fonts.hasFallbacks ? fontBytes : 0)),
             ("--cache-mb", service.cacheBytes),
             ("--max-connections", server.maxConnections * connectionBytes),
             ("--png-max-render-mb", service.pngRenders * service.raster.maxRenderBytes),
