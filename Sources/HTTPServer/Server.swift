@@ -87,9 +87,16 @@ package final class Server: Sendable {
             thread.start()
         }
         running.wait()
-        state.withLock {
-            $0.loops = loops
-            $0.port = port
+        // A shutdown that came while the loops started (a SIGTERM right after the first answer)
+        // found none to stop: they are stopped now.
+        let stopping = state.withLock { state -> Bool in
+            state.loops = loops
+            state.port = port
+            return state.stopping
+        }
+        if stopping {
+            for loop in loops { loop.shutDownListener() }
+            for loop in loops { loop.requestStop() }
         }
         return port
     }
@@ -181,7 +188,12 @@ package final class Server: Sendable {
         signal(number, SIG_IGN)  // let Dispatch see it instead of the default action
         let source = DispatchSource.makeSignalSource(signal: number, queue: events)
         source.setEventHandler(handler: handler)
+        // Registered before this returns: libdispatch arms a source later, on its manager
+        // thread, and a signal that came between `SIG_IGN` and then would be lost.
+        let registered = DispatchSemaphore(value: 0)
+        source.setRegistrationHandler { registered.signal() }
         source.resume()
+        _ = registered.wait(timeout: .now() + 5)
         state.withLock { $0.signalSources.append(source) }
     }
 }

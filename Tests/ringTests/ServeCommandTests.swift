@@ -95,6 +95,49 @@ import Testing
         }
     }
 
+    /// A SIGTERM sent the moment the first answer arrives, while `ring serve` may still be
+    /// starting (the listeners open before the start-up line), always stops it.
+    @Test(arguments: IOBackend.allCases) func aSIGTERMAtTheFirstAnswerStopsTheServer(io: IOBackend) throws {
+        for _ in 0..<40 {
+            // A port that was free a moment ago.
+            let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) }
+            }
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
+            }
+            let port = Int(UInt16(bigEndian: address.sin_port))
+            close(probe)
+            let process = Process()
+            process.executableURL = CommandLineTests.executable
+            process.arguments = [
+                "serve", "--host", "127.0.0.1", "--port", "\(port)", "--access-log", "off", "--io", io.rawValue,
+            ]
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var answered = false
+            for _ in 0..<2000 where !answered {
+                if let client = try? RawClient(port: port) {
+                    client.send("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answered = client.readResponse()?.status == 200
+                }
+                if !answered { usleep(1000) }
+            }
+            kill(process.processIdentifier, SIGTERM)
+            for _ in 0..<300 where process.isRunning { usleep(10_000) }
+            let stopped = !process.isRunning
+            if !stopped { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            #expect(answered && stopped, "answered \(answered), stopped by SIGTERM \(stopped)")
+            if !stopped { return }
+        }
+    }
+
     @Test(arguments: IOBackend.allCases) func serveAnswersAndDrainsOnSIGTERM(io: IOBackend) throws {
         let server = try ServeProcess(["--io", io.rawValue])
         let client = try RawClient(port: server.port)

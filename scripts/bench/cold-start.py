@@ -60,7 +60,11 @@ def measure(command, port):
         return (first_ok(port) - started) * 1000
     finally:
         process.terminate()
-        process.wait()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            raise SystemExit(f"cold-start: {command[0]} did not stop on SIGTERM")
 
 
 times = {"ring": [], "nginx": []}
