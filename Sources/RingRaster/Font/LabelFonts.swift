@@ -26,7 +26,7 @@ import RingFontData
 /// Thai) are drawn letter by letter in logical order, which is not how they are read.
 public final class LabelFonts: Sendable, Equatable {
     /// Every font, the embedded one first; while the fallback fonts are still being read
-    /// (``loadingStandard()``), the wait for them.
+    /// (``loadingStandard(limits:)``), the wait for them.
     public var fonts: [TrueTypeFont] { ready.fonts }
 
     /// Which fallback fonts are loaded, for a PNG's entity tag (nil with none): a server given
