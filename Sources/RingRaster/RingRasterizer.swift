@@ -163,8 +163,12 @@ private struct Painter {
         }
     }
 
-    /// A bar of `shape`, in its solid colour or its gradient.
+    /// A bar of `shape`, in its solid colour or its gradient; a stack part by part.
     mutating func paint(_ bar: RingScene.Bar, _ shape: Polygon) {
+        guard bar.parts.isEmpty else {
+            for part in bar.parts { paint(self.shape(of: part.stroke), part.color) }
+            return
+        }
         switch bar.paint {
         case .solid(let color):
             paint(shape, color)
@@ -244,7 +248,7 @@ private struct Painter {
         } else {
             polygon.addArcStroke(
                 centre: centre, radius: radius, halfWidth: half, start: stroke.arc.start, sweep: stroke.arc.sweep,
-                round: stroke.cap == .round)
+                round: stroke.cap == .round, ends: (stroke.isRound(.start), stroke.isRound(.end)))
         }
         return polygon
     }

@@ -122,7 +122,27 @@ extension RingService {
             json.key("rings")
             json.array { json in
                 for index in 0..<ring.ringCount {
-                    Self.write(ring.ring(index), text: RingScene.percentageText(ring, ring: index), into: &json)
+                    let values = ring.ring(index)
+                    Self.write(values, text: RingScene.percentageText(values.percentage, ring), into: &json)
+                }
+            }
+            if ring.stack {
+                // Each part's value, its share of the whole, and its name.
+                json.key("parts")
+                json.array { json in
+                    for index in ring.values.indices {
+                        let part = ring.part(index)
+                        json.object { json in
+                            json.key("name")
+                            if index < ring.partNames.count { json.string(ring.partNames[index]) } else { json.null() }
+                            json.key("value")
+                            json.number(part.value)
+                            json.key("percentage")
+                            json.number(part.percentage)
+                            json.key("percentageText")
+                            json.string(RingScene.percentageText(ring, ring: index))
+                        }
+                    }
                 }
             }
             json.key("parameters")

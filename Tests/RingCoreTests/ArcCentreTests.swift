@@ -71,12 +71,14 @@ import Testing
     static func worstCentreError(_ query: String) throws -> Double {
         let spec = try RingSpec(query: query)
         let ring = RingScene(spec: spec)
-        let capRadius = ring.rings[0].outline?.offset
+        // Round caps drawn as arcs (an outline's, a stack's ends) turn about their own centres.
+        let capRadii = [ring.rings[0].outline?.offset, ring.rings[0].bar?.parts.first.map { $0.stroke.width / 2 }]
+            .compactMap { $0 }
         let inspector = SVGInspector(RingRenderer.render(spec))
         var worst = 0.0
         for path in inspector.elements(named: "path") {
             for arc in arcs(in: path.attributes["d"] ?? "") {
-                if let capRadius, abs(arc.radius - capRadius) < 0.01 { continue }
+                if capRadii.contains(where: { abs(arc.radius - $0) < 0.01 }) { continue }
                 let centre = arc.impliedCentre
                 let error =
                     ((centre.x - ring.centerX) * (centre.x - ring.centerX)

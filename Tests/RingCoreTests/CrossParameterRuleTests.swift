@@ -16,6 +16,7 @@ import Testing
         switch conflict.first {
         case .maxField: "src=https://example.com/ring.json&field=value&"
         case .from: "to=2099-01-01&"
+        case .stack: "p=50,20&"
         default: "p=50&"
         }
     }

@@ -125,6 +125,13 @@ import Testing
             let many = (0...steps.upperBound).map { "\($0 * 10):red" }.joined(separator: ",")
             #expect(failure("p=72&\(definition.name)=blue,\(many)")?.parameter == definition.name)
             #expect(definition.values.contains(RingLimits.text(steps)))
+        case .text(let limit) where parameter == .parts:
+            // A list: at most `limit` characters in all, each name at most its own limit.
+            let name = RingLimits.partNameScalars
+            let count = RingLimits.parts.upperBound
+            #expect(limit == name * count + count - 1)
+            let long = String(repeating: "x", count: name + 1)
+            #expect(failure("p=1,2&stack&parts=\(long),y")?.description.contains("at most \(name)") == true)
         case .text(let limit):
             let long = String(repeating: "x", count: limit + 1)
             #expect(failure("p=72&\(definition.name)=\(long)")?.description.contains("at most \(limit)") == true)
@@ -255,6 +262,8 @@ import Testing
         case .targetColor: "p=72&target=80"
         case .tickColor: "p=72&ticks=10"
         case .src, .field, .maxField: liveBase
+        case .stack: "p=72,45"
+        case .parts: "p=72,45,20&stack"
         default: "p=72"
         }
     }

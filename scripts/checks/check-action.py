@@ -162,9 +162,10 @@ for step in uses:
 check("the documented coverage ring is p=72.4",
       open(os.path.join(documented, ".github/rings/coverage.svg"), "rb").read()
       == render("p=72.4&slice=0.45&caption=coverage", ".svg"))
-check("the documented tests ring is 120 of 125",
+check("the documented tests stack is 120 passed, 3 failed and 2 skipped",
       open(os.path.join(documented, ".github/rings/tests.svg"), "rb").read()
-      == render("p=120&max=125&caption=tests+passed", ".svg"))
+      == render("p=120,3,2&stack&max=sum&color=2da44e,cf222e,bf8700&parts=passed,failed,skipped&caption=tests",
+                ".svg"))
 shutil.rmtree(work)
 print(f"check-action: {passed} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -9,7 +9,7 @@ Then, in pixels, in every renderer: values near 100 % draw visibly more bar and 
 translucent gradients have even alpha, caps included; gradient rings show no seams; the
 outline of an open track encloses its caps; the shadow never moves the bar. Last, with our PNG
 too: every target and tick mark at its angle within 1.5° and across its track, and the head of a
-ring's top lap at its value's angle.
+ring's top lap at its value's angle, and each stacked part's angle within 1° of its share.
 
 Usage: scripts/checks/check-renderers.py PATH-TO-ring
 Needs rsvg-convert (Debian librsvg2-bin), resvg (PyPI resvg-cli), cairosvg (PyPI), xmllint
@@ -454,11 +454,87 @@ for renderer in RENDERERS + ("png",):
                         f"{theta.min() if len(theta) else None}…{theta.max() if len(theta) else None}°, "
                         f"not 108°…{216 + reach:.0f}°")
 
+# 5. Stacks: each part's angle, in every SVG renderer and in our PNG engine, within 1° of its
+# share of the whole. The whole is the bar's visible length when full: the circle, or the
+# usable arc and, with round caps, the two half caps past its ends (docs/parameters.md).
+stack_probes = [
+    "p=120,12,5&stack&max=sum&cap=butt",
+    "p=40,25,15&stack&slice=0.25&cap=butt",
+    "p=30,20,10&stack&half&dir=ccw",
+    "p=10,20,30,5&stack&start=90&dir=ccw&cap=butt",
+    "p=35,35,20&stack&slice=0.3&start=60",
+]
+stack_colours = ["ff0000", "00ff00", "0000ff", "ffff00"]
+stack_checks = 0
+
+
+def stack_parts(query, size=480):
+    """Each part's visible (start, end) in degrees clockwise from 12 o'clock, as the contract
+    defines them: from the bar's visible start, each part's value over the whole of the full
+    bar's visible length."""
+    given = dict(part.split("=") if "=" in part else (part, "1") for part in query.split("&"))
+    values = [float(v) for v in given["p"].split(",")]
+    whole = sum(values) if given.get("max") == "sum" else float(given.get("max", 100))
+    sign = -1 if given.get("dir") == "ccw" else 1
+    width = size / 10
+    radius = size / 2 - width / 2
+    half = "half" in given
+    slice_ = float(given.get("slice", 0))
+    start = float(given.get("start", 0))
+    total = 180 if half else 360 * (1 - slice_)
+    if half:
+        bar_start = 270 if sign > 0 else 90
+    elif slice_ > 0:
+        bar_start = start + 180 + 180 * slice_ if sign > 0 else start + 180 - 180 * slice_
+    else:
+        bar_start = start
+    cap = width * 180 / (math.pi * radius) if given.get("cap", "round") == "round" and total < 360 else 0
+    full = total + cap
+    visible_start = bar_start - sign * cap / 2
+    parts, running = [], 0.0
+    for value in values:
+        begin = visible_start + sign * full * min(running / whole, 1)
+        running += value
+        parts.append((begin, visible_start + sign * full * min(running / whole, 1)))
+    return parts, radius, width
+
+
+def measured_extent(mask, theta, begin, end):
+    """The part's pixels' angular extent, unwrapped about the expected middle."""
+    middle = (begin + end) / 2
+    offsets = (theta[mask] - middle + 180) % 360 - 180
+    return middle + offsets.min(), middle + offsets.max()
+
+
+for query in stack_probes:
+    parts, radius, width = stack_parts(query)
+    full = query + "&track=none&label=none&size=480&color=" + ",".join(stack_colours[:len(parts)])
+    for renderer in RENDERERS + ("png",):
+        image = draw_ring(full, renderer, f"stack{stack_checks}")
+        ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+        distance = np.hypot(xs + 0.5 - 240, ys + 0.5 - 240)
+        theta = np.degrees(np.arctan2(xs + 0.5 - 240, -(ys + 0.5 - 240))) % 360
+        # Along the centre line, where a round cap reaches exactly half a cap past its end.
+        band = np.abs(distance - radius) < 2
+        for index, (begin, end) in enumerate(parts):
+            stack_checks += 1
+            low, high = min(begin, end), max(begin, end)
+            mask = colour_mask(image, COLOURS[stack_colours[index]]) & band
+            if not mask.any():
+                failures.append(f"stack {query} part {index + 1} in {renderer}: not drawn")
+                continue
+            got_low, got_high = measured_extent(mask, theta, low, high)
+            # Pixel centres lie up to half a pixel inside the edges: 0.12° at this radius.
+            slack = math.degrees(0.5 / radius)
+            if abs(got_low - low) > 1 + slack or abs(got_high - high) > 1 + slack:
+                failures.append(f"stack {query} part {index + 1} in {renderer}: {got_low:.2f}…{got_high:.2f}°, "
+                                f"not {low:.2f}…{high:.2f}°")
+
 for failure in failures:
     print("FAIL", failure)
-total = count * len(RENDERERS) + angle_checks + ring_checks + pixel_checks + mark_checks
+total = count * len(RENDERERS) + angle_checks + ring_checks + pixel_checks + mark_checks + stack_checks
 print(f"check-renderers: {count} catalogue images in {', '.join(RENDERERS)}, {angle_checks} angle checks, "
       f"{ring_checks} concentric-ring checks (with our PNG), {pixel_checks} pixel checks, "
-      f"{mark_checks} mark and lap checks (with our PNG): "
+      f"{mark_checks} mark and lap checks (with our PNG), {stack_checks} stacked part angles (with our PNG): "
       f"{total - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -36,45 +36,70 @@ extension SVGWriter {
             }
             return
         }
-        // One contour: out along the outer edge, round (or across) the end, back along the
-        // inner edge, round (or across) the start.
-        let arc = outline.arc
-        let outer = outline.radius + outline.offset
-        let inner = max(outline.radius - outline.offset, 0)
-        let back = RingScene.Arc(start: arc.end, sweep: -arc.sweep)
         w.append("<path d=\"")
-        arcPath(arc, radius: outer, closed: false, into: &w)
-        outlineCap(at: arc.end, outline, from: outer, to: inner, into: &w)
-        arcPath(back, radius: inner, closed: false, move: false, into: &w)
-        outlineCap(at: arc.start, outline, from: inner, to: outer, into: &w)
-        w.append("Z\"")
+        let round = outline.cap == .round
+        bandPath(outline.arc, radius: outline.radius, offset: outline.offset, round: (round, round), into: &w)
+        w.append(byte: UInt8(ascii: "\""))
         outlineStroke(outline, into: &w)
     }
 
-    /// From the outline's edge at `from` to the one at `to`, across the track's end at
-    /// `angle`: a semicircle round a round cap (two quarter arcs, so no arc has opposite end
-    /// points), a straight line across a butt one.
-    func outlineCap(
-        at angle: Double, _ outline: RingScene.Outline, from: Double, to: Double, into w: inout ByteWriter
+    /// The closed contour of the band `offset` either side of `arc` at `radius`: out along the
+    /// outer edge, round (or across) the end, back along the inner edge, round (or across) the
+    /// start. An outline strokes it; a stacked part fills it, round at the stack's ends only.
+    func bandPath(
+        _ arc: RingScene.Arc, radius: Double, offset: Double, round: (start: Bool, end: Bool),
+        into w: inout ByteWriter
+    ) {
+        let outer = radius + offset
+        let inner = max(radius - offset, 0)
+        let back = RingScene.Arc(start: arc.end, sweep: -arc.sweep)
+        arcPath(arc, radius: outer, closed: false, into: &w)
+        bandCap(at: arc.end, of: arc, radius: radius, offset: offset, round: round.end, to: inner, into: &w)
+        arcPath(back, radius: inner, closed: false, move: false, into: &w)
+        bandCap(at: arc.start, of: arc, radius: radius, offset: offset, round: round.start, to: outer, into: &w)
+        w.append(byte: UInt8(ascii: "Z"))
+    }
+
+    /// From one edge of the band to the one at `to`, across its end at `angle`: a semicircle
+    /// round a round cap (two quarter arcs, so no arc has opposite end points), a straight line
+    /// across a butt one.
+    func bandCap(
+        at angle: Double, of arc: RingScene.Arc, radius: Double, offset: Double, round: Bool, to: Double,
+        into w: inout ByteWriter
     ) {
         // The end point is the next arc's start: written with that arc's digits.
-        let decimals = Self.arcDecimals(pieceDegrees: Self.pieces(of: outline.arc).sweep.magnitude)
+        let decimals = Self.arcDecimals(pieceDegrees: Self.pieces(of: arc).sweep.magnitude)
         let end = point(at: angle, radius: to)
-        guard outline.cap == .round else {
+        guard round else {
             w.append(byte: UInt8(ascii: "L"))
             coordinates(end, decimals: decimals, into: &w)
             return
         }
         // The cap bulges forward at the end and backward at the start: in both, turning the same
-        // way as the arc runs.
-        let centre = point(at: angle, radius: outline.radius)
+        // way as the arc runs (a part of no length keeps its sign: -0 runs counter-clockwise).
+        let backwards = arc.sweep.sign == .minus
+        let centre = point(at: angle, radius: radius)
         let outward = (x: end.x - centre.x, y: end.y - centre.y)  // towards `to`, length `offset`
-        let forward = outline.arc.sweep < 0 ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
+        let forward = backwards ? (x: outward.y, y: -outward.x) : (x: -outward.y, y: outward.x)
         let middle = (x: centre.x - forward.x, y: centre.y - forward.y)
         for point in [middle, end] {
-            w.write("A", (Decimals(outline.offset, decimals), " "), (Decimals(outline.offset, decimals), ""))
-            w.append(outline.arc.sweep < 0 ? " 0 0 0 " : " 0 0 1 ")
+            w.write("A", (Decimals(offset, decimals), " "), (Decimals(offset, decimals), ""))
+            w.append(backwards ? " 0 0 0 " : " 0 0 1 ")
             coordinates(point, decimals: decimals, into: &w)
+        }
+    }
+
+    /// A stack's parts, each its band filled in its colour: round caps only where the stack
+    /// ends, and no stroke, so neighbours meet edge to edge.
+    func writeParts(_ parts: [RingScene.Part], into w: inout ByteWriter) {
+        for part in parts {
+            w.append("<path d=\"")
+            bandPath(
+                part.stroke.arc, radius: part.stroke.radius, offset: part.stroke.width / 2,
+                round: (part.stroke.isRound(.start), part.stroke.isRound(.end)), into: &w)
+            w.append(byte: UInt8(ascii: "\""))
+            paint("fill", part.color, into: &w)
+            w.append("/>")
         }
     }
 
@@ -127,6 +152,7 @@ extension SVGWriter {
     /// One bar: solid, or a gradient whose ids carry `gradientNumber` (its ring's, or past
     /// every ring's for the laps under a top lap, so no two ids meet).
     func writeBar(_ bar: RingScene.Bar, gradientNumber: Int, into w: inout ByteWriter) {
+        guard bar.parts.isEmpty else { return writeParts(bar.parts, into: &w) }
         switch bar.paint {
         case .solid(let color):
             solidShapes(bar, color, into: &w)

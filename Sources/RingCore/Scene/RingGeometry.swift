@@ -32,6 +32,9 @@ package struct RingGeometry: Sendable, Equatable {
         package var target: Double?
         /// The tick marks' angles on this ring: N on a closed track, N + 1 on an arc.
         package var ticks: [Double] = []
+        /// With `stack`: each part's stretch of the bar's centre line, in the parts' order; nil
+        /// for a part that is 0 or lies past `max`.
+        package var parts: [Arc?] = []
     }
 
     /// A value that goes round more than once (`overflow=lap`): the laps beneath the top one
@@ -175,6 +178,7 @@ package struct RingGeometry: Sendable, Equatable {
             let mapping = ValueMapping(spec, radius: bands.radius(ofRing: index), total: total, barStart: barStart)
             var ring = Self.ring(spec, fraction: values.fraction, mapping)
             if spec.overflow == .lap, values.laps >= 1 { Self.lap(&ring, spec, laps: values.laps, start: barStart) }
+            if spec.stack { ring.parts = Self.parts(spec, of: ring, values, mapping) }
             if let laps = values.targetLaps {
                 ring.target =
                     spec.overflow == .lap && laps > 1
@@ -404,6 +408,42 @@ package struct RingGeometry: Sendable, Equatable {
             ring.bar = nil
         }
         return ring
+    }
+
+    /// A stack's parts along `ring`'s bar: each part's share of the bar's visible length when
+    /// full (the circle, or the arc and its caps) is its value over the whole, so part
+    /// boundaries fall at the running sums' shares, cut straight across; the first and last
+    /// parts drawn carry the bar's caps. A boundary within a cap is held at the cap's centre.
+    private static func parts(
+        _ spec: borrowing RingSpec, of ring: Ring, _ whole: RingSpec.Ring, _ mapping: ValueMapping
+    )
+        -> [Arc?]
+    {
+        guard let bar = ring.bar else { return Array(repeating: nil, count: spec.values.count) }
+        let sign = mapping.sign
+        let span = whole.maximum - whole.minimum
+        // Where a running sum's share lands on the centre line, within the bar.
+        let visibleStart = mapping.barStart - sign * (mapping.fullCircle ? 0 : mapping.capDegrees / 2)
+        let length = bar.sweep.magnitude
+        func along(_ sum: Double) -> Double {
+            let angle = visibleStart + sign * (sum / span).clamped(to: 0...1) * mapping.full
+            return ((angle - bar.start) * sign).clamped(to: 0...length)
+        }
+        // The first and last parts drawn reach the bar's ends, caps and all.
+        let first = spec.values.firstIndex { $0 > 0 } ?? 0
+        let last = spec.values.lastIndex { $0 > 0 } ?? 0
+        var parts: [Arc?] = []
+        parts.reserveCapacity(spec.values.count)
+        var sum = whole.minimum
+        var from = 0.0
+        for (index, value) in spec.values.enumerated() {
+            sum += value
+            let to = index == last ? length : along(sum)
+            let drawn = value > 0 && (to > from || index == first)
+            parts.append(drawn ? Arc(start: bar.start + sign * from, sweep: sign * max(to - from, 0)) : nil)
+            from = max(from, to)
+        }
+        return parts
     }
 
     /// Turns a full ring's bar into the top lap of `laps` (at least 1): it runs from the start

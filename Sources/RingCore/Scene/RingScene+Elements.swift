@@ -12,8 +12,8 @@ extension RingScene {
         init(_ spec: borrowing RingSpec) {
             // One ring, the common case, builds no array of them.
             let first = RingScene.percentageText(spec, ring: 0)
-            let others =
-                spec.ringCount > 1 ? (1..<spec.ringCount).map { RingScene.percentageText(spec, ring: $0) } : []
+            let shown = spec.values.count  // the rings, or a stack's parts
+            let others = shown > 1 ? (1..<shown).map { RingScene.percentageText(spec, ring: $0) } : []
             // Each percentage as wide as the widest its decimals produce within the range, for
             // sizing.
             let widest = RingScene.widestPercentageText(decimals: spec.decimals, spec.locale)
@@ -36,6 +36,10 @@ extension RingScene {
             func named(_ text: String, ring index: Int) -> String {
                 guard let target = spec.ring(index).target else { return text }
                 return "\(text), target \(RingScene.percentageText(of: target, spec, ring: index))"
+            }
+            guard !spec.stack else {
+                title = RingScene.stackTitle(spec, percentages: [first] + others)
+                return
             }
             title =
                 others.isEmpty && spec.ring(0).target == nil
@@ -147,7 +151,31 @@ extension RingScene {
             let paint = layout.laps.map { lapGradient(gradient, $0, offset: $0.topOffset) } ?? gradient
             return Bar(stroke: stroke, paint: .gradient(paint), segments: segments)
         }
+        if spec.stack { return stackBar(spec, layout, stroke: stroke) }
         return Bar(stroke: stroke, paint: .solid(solidColor(spec, ring: index)), segments: segments)
+    }
+
+    /// A stack's bar: its parts end to end, the first drawn with the bar's start cap and the
+    /// last with its end cap. One part drawn, or a bar too short for its caps, is a plain bar
+    /// in the first drawn part's colour.
+    static func stackBar(_ spec: borrowing RingSpec, _ layout: RingGeometry.Ring, stroke: Stroke) -> Bar {
+        var parts: [Part] = []
+        for (index, arc) in layout.parts.enumerated() {
+            guard let arc else { continue }
+            parts.append(
+                Part(
+                    stroke: Stroke(
+                        arc: arc, radius: stroke.radius, width: stroke.width, cap: stroke.cap, isClosed: false,
+                        capped: []),
+                    color: spec.part(index).color ?? paletteColor(index)))
+        }
+        let paint = Bar.Paint.solid(parts.first?.color ?? paletteColor(0))
+        guard parts.count > 1, !stroke.isDot else { return Bar(stroke: stroke, paint: paint) }
+        if !stroke.isClosed {
+            parts[0].stroke.capped.insert(.start)
+            parts[parts.count - 1].stroke.capped.insert(.end)
+        }
+        return Bar(stroke: stroke, paint: paint, parts: parts)
     }
 
     /// The laps under ring `index`'s top lap `top`, its head's shadow and its head again:
@@ -230,13 +258,7 @@ extension RingScene {
     {
         let dark = color.dark ?? color.color
         let short = bars.contains { bar in
-            let (light, inDark): ([RingColor], [RingColor]) =
-                switch bar.paint {
-                case .solid(let solid): ([solid], [solid])
-                case .gradient(let gradient): (gradient.stops, gradient.stops)
-                }
-            return light.contains { color.color.contrast(with: $0) < minimum }
-                || inDark.contains { dark.contrast(with: $0) < minimum }
+            bar.colors.contains { color.color.contrast(with: $0) < minimum || dark.contrast(with: $0) < minimum }
         }
         guard short else { return nil }
         func against(_ mark: RingColor) -> RingColor {

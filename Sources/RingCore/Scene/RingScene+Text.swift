@@ -21,7 +21,12 @@ extension RingScene {
     /// reads the largest value under 100 (`99%`, `99.9%`), which is off by less than one unit
     /// and, unlike `>99%`, no wider than `100%`, so labels keep their size.
     package static func percentageText(_ spec: borrowing RingSpec, ring index: Int = 0) -> String {
-        var shown = spec.ring(index).percentage
+        percentageText(spec.shown(index).percentage, spec)
+    }
+
+    /// `percentage` as ``percentageText(_:ring:)`` writes a ring's: a stack's whole, say.
+    package static func percentageText(_ percentage: Double, _ spec: borrowing RingSpec) -> String {
+        var shown = percentage
         let scale = [1.0, 10, 100, 1000][spec.decimals]
         if shown > 0, shown < 100 {
             let units = (shown * scale).rounded(.toNearestOrAwayFromZero)
@@ -37,6 +42,20 @@ extension RingScene {
         let ring = spec.ring(index)
         return text(
             nil, (value - ring.minimum) / (ring.maximum - ring.minimum) * 100, decimals: spec.decimals, spec.locale)
+    }
+
+    /// A stack's accessible name: each part's name (`parts`), value and percentage, e.g.
+    /// `passed 120 (88%), failed 12 (9%), skipped 5 (4%)`, and the target's percentage.
+    static func stackTitle(_ spec: borrowing RingSpec, percentages: [String]) -> String {
+        var items: [String] = []
+        for index in spec.values.indices {
+            let name = index < spec.partNames.count ? "\(spec.partNames[index]) " : ""
+            items.append("\(name)\(RingLimits.plain(spec.values[index])) (\(percentages[index]))")
+        }
+        if let target = spec.ring(0).target {
+            items.append("target \(percentageText(of: target, spec, ring: 0))")
+        }
+        return items.joined(separator: ", ")
     }
 
     /// `72%`, or with a sign before it, `<1%`; with a locale, as it writes them (`72 %`, `<%1`).

@@ -31,11 +31,26 @@ package struct RingScene: Sendable, Equatable {
         package var cap: RingSpec.Cap
         /// The stroke is the whole circle: drawn closed, without caps.
         package var isClosed: Bool
+        /// The ends `cap` applies to; the others are cut straight across. A stacked part
+        /// between others has neither: round caps are only at the stack's ends.
+        package var capped: Ends = .both
+
+        /// A stroke's two ends.
+        package struct Ends: OptionSet, Sendable, Equatable {
+            package let rawValue: UInt8
+            package init(rawValue: UInt8) { self.rawValue = rawValue }
+            package static let start = Ends(rawValue: 1)
+            package static let end = Ends(rawValue: 2)
+            package static let both: Ends = [.start, .end]
+        }
+
+        /// Whether the end at `start` or at the end is drawn round.
+        package func isRound(_ end: Ends) -> Bool { cap == .round && !isClosed && capped.contains(end) }
 
         /// A round-capped stroke shorter than a quarter pixel: drawn as a disc, since renderers
         /// disagree on whether a (nearly) zero-length path shows its caps.
         package var isDot: Bool {
-            !isClosed && cap == .round && arc.sweep.magnitude * .pi / 180 * radius < 0.25
+            !isClosed && cap == .round && capped == .both && arc.sweep.magnitude * .pi / 180 * radius < 0.25
         }
     }
 
@@ -107,12 +122,31 @@ package struct RingScene: Sendable, Equatable {
         /// With `segments`, what is drawn instead of `stroke`: the filled segments, the last cut
         /// at the value.
         package var segments: [Stroke] = []
+        /// With `stack`, what is drawn instead of `stroke` (which is their whole, for the
+        /// shadow and the animation): each part in its colour, end to end.
+        package var parts: [Part] = []
 
-        package init(stroke: Stroke, paint: Paint, segments: [Stroke] = []) {
+        package init(stroke: Stroke, paint: Paint, segments: [Stroke] = [], parts: [Part] = []) {
             self.stroke = stroke
             self.paint = paint
             self.segments = segments
+            self.parts = parts
         }
+
+        /// Every colour the bar shows: its parts', or its paint's (a gradient's stops).
+        package var colors: [RingColor] {
+            guard parts.isEmpty else { return parts.map(\.color) }
+            switch paint {
+            case .solid(let color): return [color]
+            case .gradient(let gradient): return gradient.stops
+            }
+        }
+    }
+
+    /// A stacked part: a stretch of its bar, in its colour, round only at the stack's ends.
+    package struct Part: Sendable, Equatable {
+        package var stroke: Stroke
+        package var color: RingColor
     }
 
     /// What a value past `max` adds to its bar with `overflow=lap`: the laps under the top one
@@ -227,7 +261,8 @@ package struct RingScene: Sendable, Equatable {
     package var height: Double
     package var centerX: Double
     package var centerY: Double
-    /// The accessible name: `title`, or every ring's percentage (`72%, 45%, 90%`).
+    /// The accessible name: `title`, or every ring's percentage (`72%, 45%, 90%`), or every
+    /// stacked part's value and percentage (`passed 120 (88%), failed 12 (9%)`).
     package var title: String
     package var background: RingColor?
     /// Inside the innermost ring.

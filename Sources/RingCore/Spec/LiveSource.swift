@@ -267,6 +267,11 @@ extension RingSpec {
             let scale = scales.ring(index)
             return scale.maximum > scale.minimum ? scale.scale : nil
         }
+        if ring.stack, let index = ring.values.firstIndex(where: { !($0 >= 0) }) {
+            throw .unfit(
+                parameter: RingParameter.field.rawValue,
+                rule: "\(fields[index]) is \(values[index].shown) in the document: a stacked part is 0 or more")
+        }
         ring.source = nil
         ring.fields = []
         ring.maxFields = []

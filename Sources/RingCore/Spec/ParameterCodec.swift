@@ -179,34 +179,59 @@ struct PerRing<Grammar: ValueGrammar>: ParameterCodec {
 
     let grammar: Grammar
     let standard: Default
+    /// With `stack`, one item per part instead of one per ring (`p`, `color`).
+    let perPart: Bool
 
-    init(_ grammar: Grammar, _ standard: Default) {
+    init(_ grammar: Grammar, _ standard: Default, perPart: Bool = false) {
         self.grammar = grammar
         self.standard = standard
+        self.perPart = perPart
     }
 
     @inline(__always)
     func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> [Grammar.Value] {
-        try QueryValue.perRing(text ?? "", parameter.rawValue) { item throws(RingSpecError) in
+        guard perPart else {
+            return try QueryValue.perRing(text ?? "", parameter.rawValue) { item throws(RingSpecError) in
+                try grammar.read(item, parameter)
+            }
+        }
+        return try QueryValue.perPart(text ?? "", parameter.rawValue) { item throws(RingSpecError) in
             try grammar.read(item, parameter)
         }
     }
 
     func check(_ value: [Grammar.Value], _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError)
     {
+        let stacked = perPart && spec.stack
         if case .required = standard {
-            guard RingLimits.rings.contains(value.count) else {
-                throw .invalid(
-                    parameter: parameter.rawValue, value: "\(value.count) values",
-                    expected: "\(RingLimits.text(RingLimits.rings)) values, one per ring")
+            // A live ring's values are its fields': the error names them.
+            let name = spec.isLive ? RingParameter.field.rawValue : parameter.rawValue
+            if stacked {
+                // A ring of `from` and `to` has no values to count, nor has an endpoint document's
+                // (no `field`): `checkStack` names what is wrong.
+                guard
+                    RingLimits.parts.contains(value.count) || spec.from != nil || spec.to != nil
+                        || (spec.isLive && spec.fields.isEmpty)
+                else {
+                    throw .invalid(
+                        parameter: name, value: "\(value.count) values",
+                        expected: "\(RingLimits.text(RingLimits.parts)) values with stack, one per part")
+                }
+            } else {
+                guard RingLimits.rings.contains(value.count) else {
+                    throw .invalid(
+                        parameter: name, value: "\(value.count) values",
+                        expected: "\(RingLimits.words(RingLimits.rings)) values, one per ring (or "
+                            + "\(RingLimits.words(RingLimits.parts)) parts of one ring with stack)")
+                }
             }
         } else {
-            let rings = spec.ringCount
-            guard value.count == 1 || value.count == rings else {
+            let (count, noun) = stacked ? (spec.values.count, "part") : (spec.ringCount, "ring")
+            guard value.count == 1 || value.count == count else {
                 throw .unfit(
                     parameter: parameter.rawValue,
-                    rule: "\(value.count) values for \(rings) \(rings == 1 ? "ring" : "rings"): give one value, "
-                        + "or one per ring")
+                    rule: "\(value.count) values for \(count) \(noun)\(count == 1 ? "" : "s"): give one value, "
+                        + "or one per \(noun)")
             }
         }
         for item in value { try grammar.check(item, parameter, in: spec) }
@@ -240,10 +265,12 @@ struct PerRing<Grammar: ValueGrammar>: ParameterCodec {
 
     var kind: RingParameter.Kind { grammar.kind }
     var values: String {
+        let parts = perPart ? " (or per part with stack)" : ""
         if case .required = standard {
             return "\(grammar.values); or \(RingLimits.text(RingLimits.rings)) comma-separated, one per ring"
+                + (perPart ? " (\(RingLimits.text(RingLimits.parts)) parts of one ring with stack)" : "")
         }
-        return "\(grammar.values); or one per ring"
+        return "\(grammar.values); or one per ring\(parts)"
     }
     var defaultLiteral: String? {
         guard case .item(let item) = standard else { return nil }

@@ -139,11 +139,30 @@ enum QueryValue {
         try list(text, name, count: RingLimits.rings, of: "comma-separated values, one per ring", item: item)
     }
 
+    /// One item per ring, or per stacked part: validation counts them once it knows which.
+    static func perPart<Item>(
+        _ text: String, _ name: String, item: (String) throws(RingSpecError) -> Item
+    ) throws(RingSpecError) -> [Item] {
+        try list(
+            text, name, count: 1...RingLimits.parts.upperBound,
+            of: "comma-separated values, one per ring (or \(RingLimits.words(RingLimits.parts)) parts of one ring "
+                + "with stack)", item: item, counted: RingLimits.words(RingLimits.rings))
+    }
+
+    /// 2 to 8 comma-separated items, one per stacked part.
+    static func parts<Item>(
+        _ text: String, _ name: String, item: (String) throws(RingSpecError) -> Item
+    ) throws(RingSpecError) -> [Item] {
+        try list(text, name, count: RingLimits.parts, of: "comma-separated names, one per part", item: item)
+    }
+
     /// `count` comma-separated items, none empty, each read by `item`.
+    /// `counted` is the count the error states, when it is not `count`'s bounds.
     private static func list<Item>(
         _ text: String, _ name: String, count: ClosedRange<Int>, of what: String,
-        item: (String) throws(RingSpecError) -> Item
+        item: (String) throws(RingSpecError) -> Item, counted: String? = nil
     ) throws(RingSpecError) -> [Item] {
+        let counted = counted ?? "\(count.lowerBound) to \(count.upperBound)"
         // One item, the common case: no split. A byte loop, which costs less than `contains`.
         var hasComma = false
         for byte in text.utf8 where byte == UInt8(ascii: ",") {
@@ -152,14 +171,13 @@ enum QueryValue {
         }
         guard hasComma else {
             guard count.contains(1) else {
-                throw .invalid(
-                    parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
+                throw .invalid(parameter: name, value: text, expected: "\(counted) \(what)")
             }
             return [try item(text)]
         }
         let parts = text.split(separator: ",", maxSplits: count.upperBound, omittingEmptySubsequences: false)
         guard count.contains(parts.count) else {
-            throw .invalid(parameter: name, value: text, expected: "\(count.lowerBound) to \(count.upperBound) \(what)")
+            throw .invalid(parameter: name, value: text, expected: "\(counted) \(what)")
         }
         guard !parts.contains(where: \.isEmpty) else {
             throw .invalid(parameter: name, value: text, expected: "a list without empty items")

@@ -3,6 +3,12 @@ package enum RingLimits {
     package static let size: ClosedRange<Int> = 16...1024
     /// `p`: how many concentric rings one image holds.
     package static let rings: ClosedRange<Int> = 1...4
+    /// A count's range as a list's errors state it: `1 to 4`.
+    package static func words(_ range: ClosedRange<Int>) -> String { "\(range.lowerBound) to \(range.upperBound)" }
+    /// `p` with `stack`: how many parts one ring holds end to end.
+    package static let parts: ClosedRange<Int> = 2...8
+    /// `parts`: the characters of one part's name.
+    package static let partNameScalars = 40
     /// `segments`: how many equal parts the usable arc is split into.
     package static let segments: ClosedRange<Int> = 2...100
     /// The shortest segment drawn, in px along the innermost ring's centre line (caps included):

@@ -6,12 +6,13 @@
 /// texts, `ring render --help`, the playground's controls and the tables in
 /// docs/parameters.md all come from there.
 public enum RingParameter: String, Sendable, CaseIterable {
-    case p, min, max, target, src, field, maxField, from, to, slice, half, start, dir, overflow, segments, segmentGap,
+    case p, min, max, stack, target, src, field, maxField, from, to, slice, half, start, dir, overflow, segments,
+        segmentGap,
         ticks,
         size, scale, width
     case trackWidth, gap, color, gradient, track, targetColor, tickColor
     case thresholds, fill, bg, outline, cap, label, labelColor, caption, captionColor, decimals, locale, theme, anim
-    case shadow, title
+    case shadow, title, parts
 
     /// The one name that is not a parameter and is still accepted, and ignored: `&v=2` makes
     /// a new URL, for caches keyed by URL (GitHub's image proxy), with the same ring, the same
@@ -42,9 +43,11 @@ extension RingParameter {
         throws(Visitor.Failure)
     {
         try v.visit(
-            .p, \.values, PerRing(DecimalGrammar(onScale: true), .required),
+            .p, \.values, PerRing(DecimalGrammar(onScale: true), .required, perPart: true),
             ParameterAbout(
-                .value, "Value", "the value; a list draws concentric rings, the first outermost", example: "50",
+                .value, "Value",
+                "the value; a list draws concentric rings, the first outermost, or with stack parts of one ring",
+                example: "50",
                 default: "required", aliases: ["value", "percent", "progress", "pct"]),
             in: &spec)
         try v.visit(
@@ -53,10 +56,15 @@ extension RingParameter {
                 .value, "Min", "the value at an empty ring; below max", example: "-10",
                 aliases: ["minimum", "minValue"]), in: &spec)
         try v.visit(
-            .max, \.maximum, PerRing(DecimalGrammar(), .item(RingSpec.standardMaximum)),
+            .max, \.maximum, PerRing(SumOr(DecimalGrammar()), .item(RingSpec.standardMaximum)),
             ParameterAbout(
-                .value, "Max", "the value at a full ring; above min", example: "250",
-                aliases: ["maximum", "maxValue", "total"]), in: &spec)
+                .value, "Max", "the value at a full ring; above min; sum: a stack's parts fill the ring",
+                example: "250", aliases: ["maximum", "maxValue", "total"]), in: &spec)
+        try v.visit(
+            .stack, \.stack, Standard(FlagGrammar(), false),
+            ParameterAbout(
+                .value, "Stack", "the values of p are parts of one ring, end to end, instead of concentric rings",
+                example: "1", default: "false", aliases: ["stacked"]), in: &spec)
         try v.visit(
             .target, \.targets, PerRing(NoneOr(DecimalGrammar(onScale: true)), .item(nil)),
             ParameterAbout(
@@ -152,9 +160,10 @@ extension RingParameter {
             ParameterAbout(.size, "Gap between rings", "space between concentric rings in px", example: "6"), in: &spec)
         try v.visit(
             .color, \.colors,
-            PerRing(ColorGrammar(.bar), .empty),
+            PerRing(ColorGrammar(.bar), .empty, perPart: true),
             ParameterAbout(
-                .colour, "Bar colour", "bar colour", example: "e5534b", default: ColorGrammar(.bar).schemeText,
+                .colour, "Bar colour", "bar colour; with stack, one per part", example: "e5534b",
+                default: ColorGrammar(.bar).schemeText,
                 aliases: ["barColor", "progressColor", "strokeColor"]), in: &spec
         )
         try v.visit(
@@ -252,6 +261,11 @@ extension RingParameter {
                 .text, "Title", "accessible name (<title> and aria-label)", example: "Coverage",
                 default: "the percentage", aliases: ["alt", "ariaLabel"]),
             in: &spec)
+        try v.visit(
+            .parts, \.partNames, Standard(NamesGrammar(limit: RingLimits.partNameScalars), []),
+            ParameterAbout(
+                .text, "Part names", "with stack: each part's name, in the title and aria-label",
+                example: "passed,failed,skipped", default: "none", aliases: ["names", "legend"]), in: &spec)
     }
 }
 
@@ -281,16 +295,21 @@ extension SchemeDefault {
     /// 7.91 on the dark track, 2.43 on the bar), and less than the label's contrast on the
     /// track.
     static let tick = SchemeDefault(light: RingColor(rgb: 0x424A53), dark: RingColor(rgb: 0xC9D1D9))
-    /// Each concentric ring's bar when no `color` is given, outermost first: distinct hues of one
-    /// perceived lightness, the default blue's (OKLab L 0.618), so no ring dominates; each at
-    /// least 3:1 against white and against GitHub's dark `#0d1117` (green 3.45 and 5.48, orange
-    /// 3.91 and 4.84, purple 4.00 and 4.73), so one colour serves both schemes. The first is
-    /// ``bar``, so a single ring is what it always was.
+    /// Each concentric ring's bar, or stacked part's, when no `color` is given, outermost or
+    /// first first: distinct hues of one perceived lightness, the default blue's (OKLab L
+    /// 0.618), so none dominates; each at least 3:1 against white and against GitHub's dark
+    /// `#0d1117` (green 3.45 and 5.48, orange 3.91 and 4.84, purple 4.00 and 4.73, teal 3.50
+    /// and 5.40, pink 4.09 and 4.63, olive 3.65 and 5.18, red 4.04 and 4.68), so one colour
+    /// serves both schemes. The first is ``bar``, so a single ring is what it always was.
     static let palette: [RingColor] = [
         bar.light,
         RingColor(rgb: 0x3E9C52),  // green
         RingColor(rgb: 0xD15F23),  // orange
         RingColor(rgb: 0x9262F2),  // purple
+        RingColor(rgb: 0x07989E),  // teal
+        RingColor(rgb: 0xD74396),  // pink
+        RingColor(rgb: 0x988602),  // olive
+        RingColor(rgb: 0xE54243),  // red
     ]
 }
 

@@ -11,6 +11,8 @@ extension RingSpec {
         Conflict(.overflow, .half), Conflict(.overflow, .segments), Conflict(.ticks, .segments),
         // `to` comes with `from` (or is refused): the pair's conflicts name `from`.
         Conflict(.maxField, .max), Conflict(.from, .src), Conflict(.from, .min), Conflict(.from, .max),
+        // A stack's parts are counted from 0, in colours of their own, end to end.
+        Conflict(.stack, .min), Conflict(.stack, .segments), Conflict(.stack, .thresholds), Conflict(.stack, .gradient),
     ]
 
     /// Two parameters that cannot be used together, with their positions in the table.
@@ -46,6 +48,7 @@ extension RingSpec {
         {
             throw .conflict(parameter: conflict.first.rawValue, with: conflict.second.rawValue)
         }
+        try checkStack()
         try checkSource()
         try checkTime()
         guard tracks.count == 1 || !tracks.contains(.standard) else {
@@ -65,6 +68,44 @@ extension RingSpec {
         }
         // Last: the layout needs every other number valid.
         try checkFit()
+    }
+
+    /// Stacked parts: none below 0, laps none (a stack fills one ring), names one per part;
+    /// `max=sum` and `parts` only with `stack`.
+    private func checkStack() throws(RingSpecError) {
+        guard stack else {
+            if maximum.contains(Self.sumOfParts) {
+                throw .unfit(parameter: RingParameter.max.rawValue, rule: "sum adds up stacked parts: give stack")
+            }
+            if !partNames.isEmpty {
+                throw .unfit(parameter: RingParameter.parts.rawValue, rule: "names stacked parts: give stack")
+            }
+            return
+        }
+        // Checked here, not in `conflicts`: `overflow=clamp` stacks, and a stack has no time.
+        if overflow == .lap {
+            throw .conflict(parameter: RingParameter.stack.rawValue, with: RingParameter.overflow.rawValue)
+        }
+        if from != nil || to != nil {
+            throw .conflict(
+                parameter: RingParameter.stack.rawValue, with: (from != nil ? RingParameter.from : .to).rawValue)
+        }
+        if isLive && fields.isEmpty {
+            throw .unfit(
+                parameter: RingParameter.stack.rawValue,
+                rule: "needs a field per part: a shields endpoint document has one value")
+        }
+        for (index, value) in values.enumerated() where !(value >= 0) {
+            throw .outOfRange(
+                parameter: isLive ? RingParameter.field.rawValue : RingParameter.p.rawValue,
+                value: RingLimits.plain(value),
+                range: "0…1e12 (part \(index + 1) of the stack: a count or an amount)")
+        }
+        guard partNames.isEmpty || partNames.count == values.count else {
+            throw .unfit(
+                parameter: RingParameter.parts.rawValue,
+                rule: "\(partNames.count) names for \(values.count) parts: give one name per part")
+        }
     }
 
     /// A live ring's paths: `field` only with `src`, one path a ring (they count the rings),

@@ -54,6 +54,11 @@ public struct RingSpec: Sendable, Hashable {
     public var minimum: [Double] = Self.defaultMinimum
     /// `max`: the value at a full ring; one for every ring, or one per ring.
     public var maximum: [Double] = Self.defaultMaximum
+    /// `stack`: the values are parts of one ring, drawn end to end from `start`, instead of
+    /// concentric rings; `max` is the whole ring (``sumOfParts`` for `max=sum`).
+    public var stack: Bool = false
+    /// `parts`: each stacked part's name, for the title; empty for none.
+    public var partNames: [String] = []
     /// `target`: a marker across each ring's track at a value, in the units of `p`; one for
     /// every ring or one per ring, nil (`none`) for a ring without one.
     public var targets: [Double?] = Self.defaultTargets
@@ -163,8 +168,12 @@ public struct RingSpec: Sendable, Hashable {
     private static let defaultTracks: [Paint] = [.standard]
     private static let defaultTargets: [Double?] = [nil]
 
-    /// How many concentric rings the image has.
-    public var ringCount: Int { values.count }
+    /// How many concentric rings the image has: a stack is one.
+    public var ringCount: Int { stack ? 1 : values.count }
+
+    /// `max=sum`: the whole ring is the sum of the stack's parts. Infinite, so no number a
+    /// query can spell means it.
+    public static let sumOfParts = Double.infinity
 
     /// What differs from ring to ring, resolved for one ring.
     package struct Ring: Sendable, Hashable {
@@ -224,12 +233,39 @@ public struct RingSpec: Sendable, Hashable {
     /// Ring `index` (0 is the outermost): its value, with the list items that apply to it.
     @inline(__always)
     package func ring(_ index: Int) -> Ring {
-        Ring(
+        guard !stack else { return stackRing }
+        return Ring(
             value: values[index], minimum: Self.item(minimum, index, or: Self.standardMinimum),
             maximum: Self.item(maximum, index, or: Self.standardMaximum),
             color: colors.isEmpty ? nil : Self.item(colors, index, or: SchemeDefault.bar.light),
             track: Self.item(tracks, index, or: .standard), target: Self.item(targets, index, or: nil))
     }
+
+    /// A stack's one ring: its value is the parts' sum, its `max` the whole (with `max=sum`,
+    /// the sum; a stack of nothing but zeros draws an empty ring of the default `max`), its
+    /// colour the first part's.
+    private var stackRing: Ring {
+        var total = 0.0
+        for value in values { total += value }
+        var maximum = Self.item(self.maximum, 0, or: Self.standardMaximum)
+        if maximum == Self.sumOfParts { maximum = total > 0 ? total : Self.standardMaximum }
+        return Ring(
+            value: total, minimum: Self.item(minimum, 0, or: Self.standardMinimum), maximum: maximum,
+            color: colors.first, track: Self.item(tracks, 0, or: .standard), target: Self.item(targets, 0, or: nil))
+    }
+
+    /// Stacked part `index`: its value on the stack's scale, and its colour; nil colour for the
+    /// palette's.
+    package func part(_ index: Int) -> Ring {
+        var part = stackRing
+        part.value = values[index]
+        part.color = colors.isEmpty ? nil : Self.item(colors, index, or: SchemeDefault.bar.light)
+        return part
+    }
+
+    /// What the label's `{pN}` and the title show as item `index`: ring `index`, or a stack's
+    /// part `index`.
+    package func shown(_ index: Int) -> Ring { stack ? part(index) : ring(index) }
 
     /// A per-ring list's item for ring `index`: the one item when it applies to every ring.
     /// A list that validation would refuse (empty, or too short) gives `fallback`.

@@ -295,12 +295,14 @@ struct TextGrammar: ValueGrammar {
     func check(_ value: String, _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError) {
         _ = try QueryValue.text(value, parameter.rawValue, limit: limit)
         guard placeholders else { return }
-        let rings = spec.ringCount
+        // A stack's placeholders name its parts, as concentric rings' name the rings.
+        let rings = spec.values.count
+        let noun = spec.stack ? "part" : "ring"
         for index in 0...9 where !(1...rings).contains(index) && value.contains("{p\(index)}") {
             throw .unfit(
                 parameter: parameter.rawValue,
-                rule: "{p\(index)} names a ring that is not there: with \(rings) "
-                    + (rings == 1 ? "ring, use {p} or {p1}" : "rings, use {p1} to {p\(rings)}"))
+                rule: "{p\(index)} names a \(noun) that is not there: with \(rings) "
+                    + (rings == 1 ? "\(noun), use {p} or {p1}" : "\(noun)s, use {p1} to {p\(rings)}"))
         }
     }
 
@@ -381,6 +383,62 @@ struct NoneOr<Grammar: ValueGrammar>: ValueGrammar {
 
     var kind: RingParameter.Kind { grammar.kind }
     var values: String { "\(grammar.values), or none" }
+}
+
+/// A decimal, or `sum`: the sum of a stack's parts (``RingSpec/sumOfParts``), for `max`.
+struct SumOr<Grammar: ValueGrammar>: ValueGrammar where Grammar.Value == Double {
+    var grammar: Grammar
+
+    init(_ grammar: Grammar) { self.grammar = grammar }
+
+    @inline(__always)
+    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> Double {
+        text == "sum" ? RingSpec.sumOfParts : try grammar.read(text, parameter)
+    }
+
+    func check(_ value: Double, _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError) {
+        if value != RingSpec.sumOfParts { try grammar.check(value, parameter, in: spec) }
+    }
+
+    @inline(__always)
+    func write(_ value: Double, into w: inout ByteWriter) {
+        if value == RingSpec.sumOfParts { w.append("sum") } else { grammar.write(value, into: &w) }
+    }
+
+    var kind: RingParameter.Kind { grammar.kind }
+    var values: String { "\(grammar.values), or sum (with stack: the parts fill the ring)" }
+}
+
+/// Names of a stack's parts, one per part, for the title: comma-separated text.
+struct NamesGrammar: ValueGrammar {
+    var limit: Int
+
+    @inline(__always)
+    func read(_ text: String?, _ parameter: RingParameter) throws(RingSpecError) -> [String] {
+        try QueryValue.parts(text ?? "", parameter.rawValue) { item throws(RingSpecError) in
+            try QueryValue.text(item, parameter.rawValue, limit: limit)
+        }
+    }
+
+    func check(_ value: [String], _ parameter: RingParameter, in spec: borrowing RingSpec) throws(RingSpecError) {
+        for name in value { _ = try QueryValue.text(name, parameter.rawValue, limit: limit) }
+    }
+
+    @inline(__always)
+    func write(_ value: [String], into w: inout ByteWriter) {
+        for index in value.indices {
+            if index > 0 { w.append(byte: UInt8(ascii: ",")) }
+            CanonicalKey.escape(value[index], into: &w)
+        }
+    }
+
+    /// The whole list's characters: every name at its longest, and the commas.
+    var kind: RingParameter.Kind {
+        .text(limit: limit * RingLimits.parts.upperBound + RingLimits.parts.upperBound - 1)
+    }
+    var values: String {
+        "\(RingLimits.text(RingLimits.parts)) comma-separated names of at most \(limit) characters, one per part"
+    }
 }
 
 /// A BCP 47 tag naming one of CLDR's percent formats (``PercentFormat/named(_:)``), written in

@@ -79,24 +79,33 @@ struct Polygon {
     /// `extend` moves butt ends along the stroke, in pixels perpendicular to the end line
     /// (positive outwards): an outline's band is the track's shape grown by one width and cut
     /// by the same shape grown by a smaller one, and a butt end grows as its end line moves.
+    ///
+    /// With round ends, `ends` says which of them are round: a stacked part between others is
+    /// cut straight across where it meets them.
     mutating func addArcStroke(
         centre: Point, radius: Double, halfWidth: Double, start: Double, sweep: Double, round: Bool,
-        extend: Double = 0, clockwise: Bool = true
+        ends: (start: Bool, end: Bool) = (true, true), extend: Double = 0, clockwise: Bool = true
     ) {
         guard halfWidth > 0 else { return }
         let outer = radius + halfWidth
         let inner = max(radius - halfWidth, 0)
-        let direction: Double = sweep < 0 ? -1 : 1
+        // A part of no length keeps its way round in its sign (-0 runs counter-clockwise).
+        let direction: Double = sweep.sign == .minus ? -1 : 1
         var points: [Point] = []
         if round {
             Self.appendArc(&points, centre: centre, radius: outer, start: start, sweep: sweep)
             // The end cap: a half circle about the end point, bulging forward.
-            let end = Self.point(centre, radius, start + sweep)
-            Self.appendArc(
-                &points, centre: end, radius: halfWidth, start: start + sweep, sweep: direction * 180)
+            if ends.end {
+                let end = Self.point(centre, radius, start + sweep)
+                Self.appendArc(
+                    &points, centre: end, radius: halfWidth, start: start + sweep, sweep: direction * 180)
+            }
             Self.appendArc(&points, centre: centre, radius: inner, start: start + sweep, sweep: -sweep)
-            let begin = Self.point(centre, radius, start)
-            Self.appendArc(&points, centre: begin, radius: halfWidth, start: start + 180, sweep: direction * 180)
+            if ends.start {
+                let begin = Self.point(centre, radius, start)
+                Self.appendArc(
+                    &points, centre: begin, radius: halfWidth, start: start + 180, sweep: direction * 180)
+            }
         } else {
             // A butt end's line is radial; moved by `extend` perpendicular to itself it meets
             // the circle of radius ρ at an angle asin(extend/ρ) beyond the end.

@@ -41,6 +41,7 @@ enum PlaygroundFields {
     static let presetNames: [(title: String, example: String)] = [
         ("Gauge", "slice"), ("Half", "half"), ("Segments", "segments"), ("Thresholds", "thresholds-high"),
         ("Activity rings", "rings-activity"), ("Laps", "laps-gradient"), ("Ticks and target", "ticks-slice"),
+        ("Test results", "stack"),
     ]
 
     static let presets: [(title: String, query: String)] = presetNames.compactMap { preset in
