@@ -138,16 +138,16 @@ private struct Painter {
         scratch.cells = textMask.takeStorage()
     }
 
-    /// The background, the fill disc, the tracks and the outlines: from the thread's last image
-    /// when it had the same (``Backdrop``), else painted, and kept for the next image.
+    /// The background, the fill disc, the tracks and the outlines: from one of the thread's
+    /// last styles when it had the same (``Backdrop``), else painted, and kept for the next
+    /// images.
     mutating func paintBackdrop() {
         let backdrop = Backdrop(scene, scale: scale, width: canvas.width, height: canvas.height)
         guard !backdrop.isEmpty else { return }
-        if let (last, snapshot) = scratch.backdrop, last == backdrop {
+        if let snapshot = scratch.keptBackdrop(backdrop) {
             canvas.restore(snapshot)
             return
         }
-        scratch.backdrop = nil
         if let background = scene.background { canvas.fillAll(background) }
         if let fill = scene.fill {
             var disc = Polygon()
@@ -159,7 +159,7 @@ private struct Painter {
         }
         for ring in scene.rings { if let outline = ring.outline { paint(shape(of: outline), outline.color) } }
         if canvas.width * canvas.height <= RenderScratch.retainedBytes, let snapshot = canvas.snapshot() {
-            scratch.backdrop = (backdrop, snapshot)
+            scratch.keep(backdrop, snapshot, bytes: canvas.width * canvas.height)
         }
     }
 
@@ -384,10 +384,11 @@ extension Canvas {
 /// What a scene paints before its bars, with everything that decides its pixels: the image's
 /// size and scale, the background, the fill disc, and every ring's track and outline. Rings
 /// that differ only in their values, most of a dashboard's, have the same backdrop, and a
-/// render thread keeps the canvas after the last one it painted (``RenderScratch/backdrop``):
-/// painting it again would give the same indices and colours, byte for byte. (A default 120
-/// px ring's track is a third of its render: 326 k of 986 k instructions.) Compared by value: a NaN from hostile scene
-/// numbers never equals, and is painted.
+/// render thread keeps the canvas after each of the last styles it painted
+/// (``RenderScratch/backdrops``): painting it again would give the same indices and colours,
+/// byte for byte. (A default 120 px ring's track is a third of its render: 326 k of 986 k
+/// instructions.) Compared by value: a NaN from hostile scene numbers never equals, and is
+/// painted.
 struct Backdrop: Equatable {
     var width: Int
     var height: Int

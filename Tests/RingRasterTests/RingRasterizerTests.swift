@@ -352,13 +352,12 @@ import Testing
                 _ = RingRasterizer.png(RingScene(spec: before), scale: before.scale)
                 let spec = try RingSpec(query: query(second))
                 let scene = RingScene(spec: spec)
-                let reused = scratch.backdrop != nil
+                let reused = !scratch.backdrops.isEmpty
                 if let label = scene.label, scratch.textMasks.contains(where: { $0.key.text == label.text }) {
                     keptTexts += 1
                 }
                 let afterKept = RingRasterizer.png(scene, scale: spec.scale)
-                scratch.backdrop = nil
-                scratch.textMasks = []
+                scratch.forgetKeptLayers()
                 let fresh = RingRasterizer.png(scene, scale: spec.scale)
                 let same = afterKept == fresh  // not in the expectation: it would print every byte
                 #expect(same, "\(query(second)) after \(query(first))")
@@ -368,6 +367,28 @@ import Testing
         // Most styles have a track, and many a label: what was kept was there to be used.
         #expect(kept > drawn * 3 / 5)
         #expect(keptTexts > drawn / 5)
+    }
+
+    /// Styles interleaved from one ring to the next each find their own backdrop kept, and the
+    /// thread keeps no more than its bound.
+    @Test func interleavedStylesFindTheirBackdrops() throws {
+        let scratch = RenderScratch.current
+        scratch.forgetKeptLayers()
+        func backdrop(_ query: String) throws -> (RingScene, Backdrop) {
+            let scene = RingScene(spec: try RingSpec(query: query))
+            return (scene, Backdrop(scene, scale: 1, width: 120, height: 120))
+        }
+        for slice in 1...9 { _ = RingRasterizer.png(try backdrop("p=\(slice * 7)&slice=0.\(slice)").0, scale: 1) }
+        for slice in 1...9 {
+            let (scene, key) = try backdrop("p=50&slice=0.\(slice)")
+            #expect(scratch.backdrops.contains { $0.key == key }, "slice=0.\(slice)")
+            _ = RingRasterizer.png(scene, scale: 1)
+        }
+        #expect(scratch.backdrops.count == 9)
+        for start in 0..<30 { _ = RingRasterizer.png(try backdrop("p=50&slice=0.5&start=\(start)").0, scale: 1) }
+        #expect(scratch.backdrops.count == RenderScratch.keptBackdrops)
+        #expect(try !scratch.backdrops.contains { $0.key == (try backdrop("p=50&slice=0.1")).1 })
+        scratch.forgetKeptLayers()
     }
 
     /// A text's kept mask is used only for the same text, size, place, canvas and fonts.

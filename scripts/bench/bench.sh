@@ -259,6 +259,20 @@ printf '%-44s %12s %12s\n' "new PNG every request, req/s" "$pm" "-"
 printf '%-44s %12s %12s %8s  %s\n' "new PNG, server CPU µs (against the faster anchor)" "$pmc" "$fastest" \
     "$(ratio3 "$pmc" "$fastest")" "$(goal png-miss-cpu-vs-anchor "$(exact "$pmc" "$fastest")")"
 printf '%-44s %12s %12s\n' "anchors in process: libvips, resvg (µs per PNG)" "$vips_us" "$resvg_us"
+# Interleaved styles: consecutive new PNGs differ in slice as well as p (slice=0.1…0.9 in turn),
+# as a server behind a CDN sees many users' rings, so no render finds the last one's backdrop.
+declare -a mix_cpu mix_resvg mix_vips
+for round in 1 2; do
+    RING_BENCH_PATH="/ring.png?p={n}&slice=0.{k}" run miss "$ring_pid" "http://127.0.0.1:$ring_port" -t2 -c64 \
+        -d"${duration}s" -s scripts/bench/miss.lua
+    mix_cpu+=("$cpu")
+    read -r vips_us resvg_us _ < <("$anchors/bin/python" scripts/bench/png-anchors.py "$ring" 200 --interleaved)
+    mix_vips+=("$vips_us"); mix_resvg+=("$resvg_us")
+done
+mc=$(median "${mix_cpu[@]}"); mix_fastest=$(awk -v a="$(median "${mix_vips[@]}")" -v b="$(median "${mix_resvg[@]}")" \
+    'BEGIN {print (a < b ? a : b)}')
+printf '%-44s %12s %12s %8s  %s\n' "new PNG, styles interleaved, CPU µs" "$mc" "$mix_fastest" \
+    "$(ratio3 "$mc" "$mix_fastest")" "$(goal png-interleaved-cpu-vs-anchor "$(exact "$mc" "$mix_fastest")")"
 # The server's figure draws each ring over the backdrop and label its thread kept from the last
 # (docs/architecture.md, "Backdrop"); a ring of a new style is drawn from nothing.
 read -r png_kept png_fresh < <("$ring_bench" --png-work)

@@ -1,6 +1,6 @@
 -- Every request a new ring: a value made of the thread's id and a counter replaces each "{n}"
 -- of RING_BENCH_PATH, by default /ring.svg?p={n}, or /ring.png?p={n} with RING_BENCH_FORMAT=png
--- (the same ring, drawn and compressed). scripts/attack/isolation.sh floods with its own paths.
+-- (the same ring, drawn and compressed); each "{k}" becomes 1…9 in turn. scripts/attack/isolation.sh floods with its own paths.
 -- With RING_BENCH_REPEAT=N each ring is asked for N times in a row: 2 fills the cache, which
 -- stores a cheap new ring when it is asked for again (--cache-admission second).
 -- RING_BENCH_ROUND=R (1…999) puts R into every value, so that rounds against one server never
@@ -33,5 +33,8 @@ function request()
     else
         value = string.format("%d.%07d", id, ring)
     end
-    return wrk.format("GET", (template:gsub("{n}", value)))
+    -- "{k}" cycles 1…9 from one request to the next: styles interleaved, as a server behind a
+    -- CDN sees many users' rings (scripts/bench/bench.sh's interleaved PNG round).
+    local path = template:gsub("{n}", value):gsub("{k}", tostring((counter - 1) % 9 + 1))
+    return wrk.format("GET", path)
 end

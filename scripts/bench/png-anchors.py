@@ -2,10 +2,10 @@
 """The anchors of the PNG benchmark: libvips (pyvips, svgload_buffer + pngsave_buffer) and resvg
 (its Python binding) rasterising ring's own SVGs in process, against ring's own PNG bytes.
 
-    python scripts/bench/png-anchors.py RING [COUNT]
+    python scripts/bench/png-anchors.py RING [COUNT] [--interleaved]
 
 Renders COUNT (default 200) default rings with distinct values of p, as scripts/bench/bench.sh asks
-the server for, and prints one line: "vips_us resvg_us vips_bytes resvg_bytes ring_bytes",
+the server for (with --interleaved, slice=0.1 to 0.9 in turn as well, as its interleaved round does), and prints one line: "vips_us resvg_us vips_bytes resvg_bytes ring_bytes",
 the median time per image of each anchor in microseconds and the mean PNG size of each.
 """
 import statistics
@@ -18,9 +18,12 @@ import resvg
 
 
 def main():
-    ring = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+    arguments = [a for a in sys.argv[1:] if a != "--interleaved"]
+    ring = arguments[0]
+    count = int(arguments[1]) if len(arguments) > 1 else 200
     queries = [f"p=1.{1000000 + i}" for i in range(count)]
+    if "--interleaved" in sys.argv:
+        queries = [f"{q}&slice=0.{i % 9 + 1}" for i, q in enumerate(queries)]
     svgs = [subprocess.run([ring, "render", q], capture_output=True, check=True).stdout for q in queries]
     ours = [len(subprocess.run([ring, "render", q, "--format", "png"], capture_output=True, check=True).stdout)
             for q in queries[:20]]

@@ -42,16 +42,39 @@ package final class RenderScratch {
         return stream
     }
     private var zlibStream: UnsafeMutablePointer<z_stream>?
-    /// The last image's backdrop and the indexed canvas after it, for the next image with the
-    /// same; only for images within ``retainedBytes`` pixels.
-    var backdrop: (Backdrop, Canvas.Snapshot)?
+    /// The backdrops of the last styles drawn and the indexed canvas after each, most recent
+    /// last, for the next image with one of them; only for images within ``retainedBytes``
+    /// pixels, at most ``keptBackdrops`` of them and ``retainedBytes`` of canvas in all. A
+    /// server behind a CDN sees many users' styles interleaved, and one kept backdrop would
+    /// rarely be the next ring's.
+    var backdrops: [(key: Backdrop, snapshot: Canvas.Snapshot, bytes: Int)] = []
+    /// How many styles' backdrops a thread keeps: enough for the nine styles interleaved by
+    /// scripts/bench's interleaved round, about 14 KB each for a 120 px ring.
+    static let keptBackdrops = 12
+
+    /// The kept canvas after `backdrop`, made the most recent; nil when none is kept.
+    func keptBackdrop(_ backdrop: Backdrop) -> Canvas.Snapshot? {
+        guard let index = backdrops.lastIndex(where: { $0.key == backdrop }) else { return nil }
+        let kept = backdrops.remove(at: index)
+        backdrops.append(kept)
+        return kept.snapshot
+    }
+
+    /// Keeps the canvas after `backdrop`, forgetting the least recent beyond the bounds.
+    func keep(_ backdrop: Backdrop, _ snapshot: Canvas.Snapshot, bytes: Int) {
+        backdrops.append((backdrop, snapshot, bytes))
+        var total = backdrops.reduce(0) { $0 + $1.bytes }
+        while backdrops.count > Self.keptBackdrops || total > Self.retainedBytes {
+            total -= backdrops.removeFirst().bytes
+        }
+    }
     /// The masks of the last texts drawn, oldest first (``TextMask``).
     var textMasks: [(key: TextMask, mask: CoverageMask)] = []
 
     /// Lets go of the kept backdrop and text masks, so that the next image is drawn from
     /// nothing: for benchmarks that measure that.
     package func forgetKeptLayers() {
-        backdrop = nil
+        backdrops = []
         textMasks = []
     }
     /// Our own deflate, with its token and code tables (about 60 KB), for palette images.
