@@ -26,6 +26,26 @@ import Testing
         return image.pixel(Int(point.x * Double(scale)), Int(point.y * Double(scale)))
     }
 
+    /// A stack's parts, each in its colour along its share, round only at the stack's ends:
+    /// where a butt cut meets the track, and where a round cap reaches past the bar's end.
+    @Test func stackedPartsPaintTheirShares() throws {
+        let query = "p=25,25,25&stack&color=ff0000,00ff00,0000ff&track=ffffff&label=none&size=240"
+        let scene = RingScene(spec: try RingSpec(query: query))
+        let image = try png(query)
+        let bar = try #require(scene.rings[0].bar)
+        let radius = bar.stroke.radius
+        for (degrees, colour) in [(45.0, [255, 0, 0]), (135, [0, 255, 0]), (225, [0, 0, 255])] {
+            #expect(pixel(image, scene, degrees: degrees, radius: radius).prefix(3).map(Int.init) == colour)
+        }
+        // The first part's round cap: half a cap behind where its centre line starts is red.
+        // The boundary between parts is cut straight across: at the outer edge, red stops at 90°.
+        let cap = bar.stroke.width / 2
+        let startCap = scene.point(at: bar.stroke.arc.start, radius: radius)
+        #expect(image.pixel(Int(startCap.x - cap / 2), Int(startCap.y)).prefix(3).map(Int.init) == [255, 0, 0])
+        #expect(pixel(image, scene, degrees: 92, radius: radius + cap * 0.9).prefix(3).map(Int.init) == [0, 255, 0])
+        #expect(pixel(image, scene, degrees: 88, radius: radius + cap * 0.9).prefix(3).map(Int.init) == [255, 0, 0])
+    }
+
     @Test func theEncoderWritesWhatTheCanvasHolds() throws {
         let scene = RingScene(spec: try RingSpec(query: "p=72&shadow&gradient=22c55e,ef4444"))
         let canvas = RingRasterizer.draw(scene, scale: 1)

@@ -50,6 +50,22 @@ import Testing
         #expect((body["png"] as? [String: Any])?["missingCharacters"] as? [String] == [])
     }
 
+    /// A stack is one ring, the whole, and its parts: each name, value and share.
+    @Test func describesAStacksParts() throws {
+        let harness = try InProcessService()
+        let body = try json(try harness.get("/ring.json?p=120,12,5&stack&max=sum&parts=passed,failed,skipped"))
+        let rings = try #require(body["rings"] as? [[String: Any]])
+        #expect(rings.count == 1 && rings[0]["value"] as? Double == 137 && rings[0]["max"] as? Double == 137)
+        #expect(rings[0]["percentageText"] as? String == "100%")
+        let parts = try #require(body["parts"] as? [[String: Any]])
+        #expect(parts.map { $0["name"] as? String } == ["passed", "failed", "skipped"])
+        #expect(parts.map { $0["value"] as? Double } == [120, 12, 5])
+        #expect(parts.map { $0["percentageText"] as? String } == ["88%", "9%", "4%"])
+        #expect(abs((parts[1]["percentage"] as? Double ?? 0) - 1200.0 / 137) < 1e-9)
+        // Concentric rings have no parts.
+        #expect(try json(try harness.get("/ring.json?p=120,12,5"))["parts"] == nil)
+    }
+
     /// An invalid query gets 400 and every mistake in it, each with its parameter; the first
     /// is the one the image routes show.
     @Test func listsEveryErrorWithItsParameter() throws {
