@@ -193,10 +193,11 @@ public struct RingImage: Sendable {
     /// The image that answers a query refused with `message`, laid out for the box the query
     /// asked for (`size` × `scale`, else the default; an SVG's box ignores `scale`, as a
     /// ring's does), with its identity: the digest of the message and the box, and its ETag.
+    /// `box`: a valid ring's own, when the error is about one; else read from `query`.
     package static func error(
-        message: String, query: String, format: Format, fonts: LabelFonts = .embedded
+        message: String, query: String, format: Format, fonts: LabelFonts = .embedded, box: ErrorScene.Box? = nil
     ) -> ErrorAnswer {
-        var box = ErrorScene.Box(query: query)
+        var box = box ?? ErrorScene.Box(query: query)
         if format == .svg { box.scale = 1 }
         return ErrorAnswer(
             message: message, format: format, box: box, fonts: fonts,

@@ -54,6 +54,7 @@ package final class RingService: HTTPResponder {
         }
         self.liveHeaders = ImageFormat.allCases.map { ImageHeaders(format: $0, cacheControl: nil) }
         self.refusalHeaders = ImageFormat.allCases.map(Self.refusalHeaders)
+        self.refusalLines = Refusal.allCases.map { HTTPHeaderBlock(name: "X-Ring-Error", value: $0.rawValue) }
         self.requestIDs = RequestIDs(loops: configuration.eventLoops)
         self.sources =
             configuration.sources.isEnabled
@@ -311,13 +312,14 @@ package final class RingService: HTTPResponder {
         // The scene and the estimate first: the estimate says whether the ring is cheap, and a
         // ring found by digest here is rarely found so (a URL is found by its text once stored).
         let image: RingImage
+        let box = ErrorScene.Box(size: spec.size, scale: spec.scale, half: spec.half)
         do throws(RingImage.Refusal) {
             image = try RingImage(
                 valid: consume spec, format: format, digest: digest, limits: configuration.raster,
                 fonts: fonts(loop))
         } catch {
             return .now(
-                errorResponse(message: error.message, format: format, request: request, query: miss.query),
+                errorResponse(message: error.message, format: format, request: request, query: miss.query, box: box),
                 cache: .miss)
         }
         let admission = admission(image.spec, image, format: format)
@@ -327,7 +329,8 @@ package final class RingService: HTTPResponder {
         }
         if let refusal = admission.refusal {
             return .now(
-                errorResponse(message: refusal, format: format, request: request, query: miss.query), cache: .miss)
+                errorResponse(message: refusal, format: format, request: request, query: miss.query, box: box),
+                cache: .miss)
         }
         let headers = ringHeaders[format.index]
         guard let reply = context.reply, !inline else {
@@ -349,10 +352,10 @@ package final class RingService: HTTPResponder {
             return .later
         case .queueFull:
             metrics.recordRenderRefused(.queueFull)
-            return .now(refusal(.queueFull, query: miss.query, loop: loop), cache: .none)
+            return .now(refusal(.queueFull, query: miss.query, loop: loop, box: box), cache: .none)
         case .gateFull:
             metrics.recordRenderRefused(.largePNG)
-            return .now(refusal(.largePNGs, query: miss.query, loop: loop), cache: .none)
+            return .now(refusal(.largePNGs, query: miss.query, loop: loop, box: box), cache: .none)
         }
     }
 
@@ -461,6 +464,8 @@ package final class RingService: HTTPResponder {
     let liveHeaders: [ImageHeaders]
     /// By ``ImageFormat`` index: the constant lines of refusal images.
     let refusalHeaders: [HTTPHeaderBlock]
+    /// By ``Refusal`` index: each refusal's `X-Ring-Error` line, written once.
+    let refusalLines: [HTTPHeaderBlock]
     /// Ids for requests that bring none.
     let requestIDs: RequestIDs
     /// Refusal images' bytes, made once for each words, format and box.

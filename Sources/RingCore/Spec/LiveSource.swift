@@ -249,7 +249,7 @@ extension RingSpec {
         var ring = self
         if !maximums.isEmpty {
             ring.maximum = try Self.numbers(maximums, paths: maxFields, parameter: .maxField) { _ in
-                (-RingLimits.magnitude...RingLimits.magnitude, RingLimits.magnitudeText)
+                RingSpec.Ring.Scale(range: -RingLimits.magnitude...RingLimits.magnitude, minimum: 0, maximum: 0)
             }
             // A max from the document is named by its field and its text in the document, not
             // as a `max` the URL does not have.
@@ -350,7 +350,7 @@ extension RingSpec {
     /// when it gives one; an error names the field and the text in the document.
     private static func numbers(
         _ values: [DocumentValue], paths: [FieldPath], parameter: RingParameter,
-        range: (Int) -> (range: ClosedRange<Double>, text: String)?
+        range: (Int) -> RingSpec.Ring.Scale?
     ) throws(RingSpecError) -> [Double] {
         var numbers: [Double] = []
         for (index, (value, path)) in zip(values, paths).enumerated() {

@@ -144,10 +144,14 @@ enum QueryValue {
         _ text: String, _ name: String, item: (String) throws(RingSpecError) -> Item
     ) throws(RingSpecError) -> [Item] {
         try list(
-            text, name, count: 1...RingLimits.parts.upperBound,
-            of: "comma-separated values, one per ring (or \(RingLimits.words(RingLimits.parts)) parts of one ring "
-                + "with stack)", item: item, counted: RingLimits.words(RingLimits.rings))
+            text, name, count: 1...RingLimits.parts.upperBound, of: partsText, item: item, counted: ringsText)
     }
+
+    /// The words of ``perPart(_:_:item:)``'s error, written once: built at each call, they cost
+    /// a new SVG more than reading its values.
+    private static let partsText =
+        "comma-separated values, one per ring (or \(RingLimits.words(RingLimits.parts)) parts of one ring with stack)"
+    private static let ringsText = RingLimits.words(RingLimits.rings)
 
     /// 2 to 8 comma-separated items, one per stacked part.
     static func parts<Item>(
@@ -162,7 +166,8 @@ enum QueryValue {
         _ text: String, _ name: String, count: ClosedRange<Int>, of what: String,
         item: (String) throws(RingSpecError) -> Item, counted: String? = nil
     ) throws(RingSpecError) -> [Item] {
-        let counted = counted ?? "\(count.lowerBound) to \(count.upperBound)"
+        // Written only for an error: on every list it cost more than reading one.
+        func expected() -> String { "\(counted ?? RingLimits.words(count)) \(what)" }
         // One item, the common case: no split. A byte loop, which costs less than `contains`.
         var hasComma = false
         for byte in text.utf8 where byte == UInt8(ascii: ",") {
@@ -171,13 +176,13 @@ enum QueryValue {
         }
         guard hasComma else {
             guard count.contains(1) else {
-                throw .invalid(parameter: name, value: text, expected: "\(counted) \(what)")
+                throw .invalid(parameter: name, value: text, expected: expected())
             }
             return [try item(text)]
         }
         let parts = text.split(separator: ",", maxSplits: count.upperBound, omittingEmptySubsequences: false)
         guard count.contains(parts.count) else {
-            throw .invalid(parameter: name, value: text, expected: "\(counted) \(what)")
+            throw .invalid(parameter: name, value: text, expected: expected())
         }
         guard !parts.contains(where: \.isEmpty) else {
             throw .invalid(parameter: name, value: text, expected: "a list without empty items")

@@ -189,18 +189,27 @@ public struct RingSpec: Sendable, Hashable {
         /// The values `p` and `target` may take on this ring, and the range as errors state it:
         /// of magnitude at most 1e12, with a percentage of `minimum`…`maximum` within ±1e9,
         /// which the label and the title can show.
-        package var scale: (range: ClosedRange<Double>, text: String) {
+        package var scale: Scale {
             let share = (maximum - minimum) * RingLimits.percentage / 100
             let low = max(-RingLimits.magnitude, minimum - share)
             let high = min(RingLimits.magnitude, minimum + share)
-            guard low > -RingLimits.magnitude || high < RingLimits.magnitude else {
-                return (low...high, RingLimits.magnitudeText)
+            return Scale(range: low...high, minimum: minimum, maximum: maximum)
+        }
+
+        /// A ring's scale: the range, and its text for errors, written only when one is
+        /// thrown (every value of every ring is checked against the range on the miss path).
+        package struct Scale {
+            package var range: ClosedRange<Double>
+            var minimum: Double
+            var maximum: Double
+
+            package var text: String {
+                guard range.lowerBound > -RingLimits.magnitude || range.upperBound < RingLimits.magnitude else {
+                    return RingLimits.magnitudeText
+                }
+                return "\(RingLimits.plain(range.lowerBound))…\(RingLimits.plain(range.upperBound)) (a percentage "
+                    + "within ±1e9 of min \(RingLimits.plain(minimum)) to max \(RingLimits.plain(maximum)))"
             }
-            return (
-                low...high,
-                "\(RingLimits.plain(low))…\(RingLimits.plain(high)) (a percentage within ±1e9 of min "
-                    + "\(RingLimits.plain(minimum)) to max \(RingLimits.plain(maximum)))"
-            )
         }
 
         /// How much of the arc the bar fills: (p − min)/(max − min), clamped to 0…1.

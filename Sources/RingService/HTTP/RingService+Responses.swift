@@ -48,11 +48,16 @@ extension RingService {
     /// scene in the query's box, with 503, `Retry-After: 1`, `Cache-Control: no-store` and the
     /// words in `X-Ring-Error`. Its bytes are made once for each words, format and box (up to
     /// ``refusalBytesKept``), so a flood of refusals costs the box's parse and a lookup.
-    func refusal(_ refusal: Refusal, query: ResponseCache.Query, loop: Int) -> HTTPResponse {
+    ///
+    /// `box` is the valid ring's, when there is one; else it is read from the query. A refusal
+    /// already made costs one lookup: in a flood of refused large PNGs, reading the box again
+    /// from the query was a tenth of a loop's time.
+    func refusal(_ refusal: Refusal, query: ResponseCache.Query, loop: Int, box: ErrorScene.Box? = nil)
+        -> HTTPResponse
+    {
         let format: ImageFormat = query.format == ImageFormat.png.code ? .png : .svg
-        // Keyed by the box the query asks for, before the error image's own digest is taken:
-        // a refusal already made costs this parse and one lookup.
-        let key = RefusalKey(refusal: refusal, format: format.code, box: ErrorScene.Box(query: query.text))
+        // Keyed by the box, before the error image's own digest is taken.
+        let key = RefusalKey(refusal: refusal, format: format.code, box: box ?? ErrorScene.Box(query: query.text))
         let body =
             refusals.withLock { $0.images[key] }
             ?? {
@@ -66,8 +71,11 @@ extension RingService {
                 }
                 return bytes
             }()
-        return refusalResponse(refusal.rawValue, format: format, body: body)
+        return HTTPResponse(
+            status: .serviceUnavailable, shared: refusalHeaders[format.index],
+            headers: refusalLines[Refusal.allCases.firstIndex(of: refusal)!], body: body)
     }
+
 
     /// A refusal whose words name more than a reason (a live source's host and the flag that
     /// holds it back), made each time: the fetch scheduler bounds how often it happens.
@@ -97,13 +105,15 @@ extension RingService {
     ///
     /// A live ring's failure is not cached here (`remember` false): its next request may see
     /// the source answer, and the source cache already keeps the failure.
+    ///
+    /// `box`: the valid ring's own, when it is refused past a limit; else read from the query.
     func errorResponse(
         message: String, format: ImageFormat, request: HTTPRequest, query: ResponseCache.Query,
-        remember: Bool = true
+        remember: Bool = true, box: ErrorScene.Box? = nil
     ) -> HTTPResponse {
         metrics.recordRenderError(format)
         let answer = RingImage.error(
-            message: message, query: query.text, format: format, fonts: fonts(request.eventLoop))
+            message: message, query: query.text, format: format, fonts: fonts(request.eventLoop), box: box)
         guard remember else {
             let entry = Self.makeEntry(
                 body: answer.render(), own: Self.errorLines(etag: answer.entityTag, error: message),
