@@ -76,7 +76,6 @@ extension RingService {
             headers: refusalLines[Refusal.allCases.firstIndex(of: refusal)!], body: body)
     }
 
-
     /// A refusal whose words name more than a reason (a live source's host and the flag that
     /// holds it back), made each time: the fetch scheduler bounds how often it happens.
     func refusal(message: String, query: ResponseCache.Query, loop: Int) -> HTTPResponse {
