@@ -23,6 +23,7 @@ let modes: [String: @Sendable ([String]) -> Void] = [
     "--miss-work": { _ in missWork() },
     "--deflate": { _ in print(deflateComparison(batches: 31, size: 500)) },
     "--calibrate": { _ in calibrate() },
+    "--curves": { _ in curves() },
 ]
 
 func usage() {

@@ -6,6 +6,35 @@ import Testing
 /// How the label and caption are laid out: numbers shown whole, only what is drawn taking
 /// room, one size for neighbouring values, and a font stack that keeps digits in a text face.
 @Suite struct LabelLayoutTests {
+    /// Free text too long for the minimum size keeps its longest prefix that fits with `…`
+    /// after it: what dropping one character at a time until it fits gives.
+    @Test func shorteningKeepsTheLongestPrefixThatFits() {
+        let texts = [
+            "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW", "Hoàn thành công việc hôm nay", "進捗状況を表示中です",
+            "a👍🏽b́c\u{200D}dé" + String(repeating: "iW ", count: 12), "x",
+        ]
+        for text in texts {
+            for width in stride(from: 0.0, through: 200, by: 3.5) {
+                var reference: String?
+                var kept = Substring(text)
+                while !kept.isEmpty {
+                    kept = kept.dropLast()
+                    if TextWidth.em(String(kept + "…")) * RingGeometry.minimumFontSize <= width {
+                        reference = String(kept + "…")
+                        break
+                    }
+                }
+                let line = RingGeometry.TextLine(text: text)
+                // Too wide for the minimum size at any width tried here but the largest.
+                let (shown, size) = RingGeometry.fit(line, width: width, height: RingGeometry.minimumFontSize)
+                if TextWidth.em(text) * RingGeometry.minimumFontSize > width {
+                    #expect(shown == reference, "\(text) in \(width) px")
+                    #expect(shown == nil || size == RingGeometry.minimumFontSize)
+                }
+            }
+        }
+    }
+
     /// A number is never cut: "-10000…" would read as a number ten times smaller. It is drawn
     /// whole, smaller, or not at all, and the title still carries it.
     @Test(arguments: ["p=-100000&size=48", "p=100&size=28", "p=72.456&decimals=3&size=40", "p=100&size=16"])

@@ -18,7 +18,7 @@ import Testing
         #expect(RenderCost.microseconds(b, pngPixels: 300 * 300) > 2_000)
         #expect(RenderCost.microseconds(try RingSpec(query: "p=72"), pngPixels: 120 * 120) > inline)
         // Marks and laps add to the estimate, in both formats.
-        for query in ["p=72&ticks=100", "p=72&target=80", "p=230&overflow=lap"] {
+        for query in ["p=72&ticks=100", "p=72&target=80", "p=230&overflow=lap", "p=40,30,2&stack"] {
             let spec = try RingSpec(query: query)
             #expect(RenderCost.microseconds(spec) > RenderCost.microseconds(try RingSpec(query: "p=72")), "\(query)")
             #expect(

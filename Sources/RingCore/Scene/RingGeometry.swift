@@ -550,14 +550,20 @@ package struct RingGeometry: Sendable, Equatable {
         let size = min(height, width / em)
         if size >= minimumFontSize { return (line.text, size) }
         guard line.mayShorten else { return (nil, 0) }
-        var kept = Substring(line.text)
-        while !kept.isEmpty {
-            kept = kept.dropLast()
-            let shortened = kept + "…"
-            if TextWidth.em(String(shortened)) * minimumFontSize <= width {
-                return (String(shortened), minimumFontSize)
-            }
+        // The longest prefix that fits with `…` after it, by bisection: a longer prefix is
+        // never narrower. (Dropping a character at a time measured the text once per
+        // character: 75 µs for a 40-character label.)
+        let characters = Array(line.text)
+        func shortened(_ count: Int) -> String { String(characters[..<count]) + "…" }
+        func fits(_ count: Int) -> Bool { TextWidth.em(shortened(count)) * minimumFontSize <= width }
+        // From `…` alone to the text less its last character.
+        guard !characters.isEmpty, fits(0) else { return (nil, 0) }
+        var low = 0
+        var high = characters.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if fits(middle) { low = middle } else { high = middle - 1 }
         }
-        return (nil, 0)
+        return (shortened(low), minimumFontSize)
     }
 }
