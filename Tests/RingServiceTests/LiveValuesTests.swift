@@ -68,6 +68,23 @@ import Testing
         #expect(png.header("Content-Type") == "image/png")
     }
 
+    /// A live stack reads a field per part: the ring written with `p` of the same parts, in
+    /// SVG and PNG; a part below 0 in the document is an error image naming its field.
+    @Test func aLiveStackReadsAFieldPerPart() throws {
+        let (service, documents) = try Self.live()
+        documents.answer("/tests.json", .body(#"{"passed": 120, "failed": 12, "skipped": 5, "broken": -1}"#))
+        let url = Self.src(documents.url("/tests.json"))
+        for format in ["svg", "png"] {
+            let stack = try service.get("/ring.\(format)?\(url)&field=passed,failed,skipped&stack&max=sum")
+            let written = try service.get("/ring.\(format)?p=120,12,5&stack&max=sum")
+            #expect(stack.status == 200 && stack.header("X-Ring-Error") == nil, "\(format)")
+            #expect(stack.header("ETag") == written.header("ETag") && stack.body == written.body, "\(format)")
+        }
+        let broken = try service.get("/ring.svg?\(url)&field=passed,broken&stack&max=sum")
+        #expect(broken.header("X-Ring-Error")?.hasPrefix("field: broken is -1 in the document") == true)
+        #expect(documents.count("/tests.json") == 1, "one fetch for every ring of one document")
+    }
+
     @Test func ringJSONShowsTheFetchedValues() throws {
         let (service, documents) = try Self.live()
         documents.answer("/c.json", .body(#"{"coverage": 72.4}"#))

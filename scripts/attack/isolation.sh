@@ -101,8 +101,8 @@ probe_all() { # probe_all LABEL: four probes, each 300 requests 3 ms apart; chec
 }
 if wants latency; then
 probe_all "no flood"
-for round in A B gated; do
-    case $round in A) path=$query_a ;; B) path=$query_b ;; gated) path=$gated ;; esac
+for round in A B gated heaviest; do
+    case $round in A) path=$query_a ;; B) path=$query_b ;; gated) path=$gated ;; heaviest) path=$heaviest_png ;; esac
     renders=$(metric ring_render_seconds_count); errors=$(metric ring_render_errors_total)
     flood 7 "$path" &
     flooder=$!
