@@ -23,7 +23,7 @@ let package = Package(
         // The byte classes of the URI and HTTP grammars, shared by the HTTP and query parsers.
         .target(name: "ByteGrammar", swiftSettings: swiftSettings),
         // Pure: query -> RingSpec -> geometry -> SVG bytes. No I/O.
-        .target(name: "RingCore", dependencies: ["ByteGrammar"], swiftSettings: swiftSettings),
+        .target(name: "RingCore", dependencies: ["ByteGrammar", "Primitives"], swiftSettings: swiftSettings),
         // The system zlib (deflate and CRC-32 for PNG).
         .systemLibrary(name: "CZlib"),
         // The system's libcurl, for live values' fetches: opened when they first start (ccurl.c),

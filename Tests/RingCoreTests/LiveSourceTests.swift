@@ -9,15 +9,6 @@ import Testing
     /// The values a ring of min 0 and max 100 may take, as errors state them.
     static let defaultScale = "-1000000000…1000000000 (a percentage within ±1e9 of min 0 to max 100)"
 
-    private func failure(_ query: String) -> RingSpecError? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func aLiveRingHasASourceAndAPathPerRing() throws {
         let spec = try RingSpec(query: "src=HTTPS://Example.COM:8443/c.json%3Fbranch%3Dmain&field=move,exercise,stand")
         #expect(spec.isLive && spec.ringCount == 3)

@@ -100,12 +100,4 @@ import Testing
         #expect(spec.resolving(at: Self.end + 1).nextChange == nil)
     }
 
-    private func failure(_ query: String) -> RingSpecError? {
-        do {
-            _ = try RingSpec(query: query)
-            return nil
-        } catch {
-            return error
-        }
-    }
 }

@@ -21,7 +21,7 @@ swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name ByteGrammar -p
     -emit-module -emit-module-path "$out/ByteGrammar.swiftmodule" -emit-library -static \
     -o "$out/libByteGrammar.a" Sources/ByteGrammar/*.swift
 extra=(-I "$out")
-# The lock box, for the HTTP parser's files and the font cache.
+# The lock box and the calendar, for the HTTP parser's files, RingCore and the font cache.
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name Primitives -package-name ring \
     -emit-module -emit-module-path "$out/Primitives.swiftmodule" -emit-library -static \
     -o "$out/libPrimitives.a" Sources/Primitives/*.swift
@@ -33,7 +33,8 @@ case "$target" in
                  Tests/Fuzz/HTTPRequestParserFuzz.swift)
         extra+=("$out/libPrimitives.a") ;;
     query)
-        sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift) ;;
+        sources=($(find Sources/RingCore -name '*.swift') Tests/Fuzz/RingQueryFuzz.swift)
+        extra+=("$out/libPrimitives.a") ;;
     raster|font)
         harness=Tests/Fuzz/RingRasterFuzz.swift
         [ "$target" = font ] && harness=Tests/Fuzz/FontReaderFuzz.swift
@@ -54,7 +55,7 @@ case "$target" in
         swiftc -O -sanitize=fuzzer,address -parse-as-library \
             -module-name RingCore -package-name ring -emit-module -emit-module-path "$out/RingCore.swiftmodule" \
             -I "$out" -emit-library -static -o "$out/libRingCore.a" $(find Sources/RingCore -name '*.swift')
-        extra+=("$out/libRingCore.a") ;;
+        extra+=("$out/libRingCore.a" "$out/libPrimitives.a") ;;
     deflate)
         # Our own deflate alone, judged by the system zlib's inflate.
         sources=(Sources/RingRaster/PNG/Deflate/*.swift Tests/Fuzz/RunLengthDeflateFuzz.swift)

@@ -1,3 +1,5 @@
+import Primitives
+
 /// A moment in time as `from` and `to` take it: an RFC 3339 date-time with `Z` or an offset
 /// (`2026-12-06T18:00:00+01:00`, fractions of a second allowed), or a date alone, which is
 /// midnight UTC (`2026-12-06`). Held as seconds since 1970-01-01T00:00:00Z.
@@ -25,7 +27,7 @@ package enum Moment {
         guard let year = digits(4), year >= 1, expect("-"), let month = digits(2), (1...12).contains(month),
             expect("-"), let day = digits(2), (1...daysIn(month, of: year)).contains(day)
         else { return nil }
-        let date = Double(daysSinceEpoch(year: year, month: month, day: day)) * 86_400
+        let date = Double(CivilDate.days(year: year, month: month, day: day)) * 86_400
         if index == bytes.count { return date }
         guard expect("Tt "), let hour = digits(2), hour < 24, expect(":"), let minute = digits(2), minute < 60,
             expect(":"), let second = digits(2), second < 60
@@ -74,7 +76,7 @@ package enum Moment {
                 days -= 1
             }
         }
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.date(days: days)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = "\(year < 1000 ? String(repeating: "0", count: 4 - String(year).count) : "")\(year)-\(two(month))-"
         text += "\(two(day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
@@ -92,29 +94,6 @@ package enum Moment {
         case 4, 6, 9, 11: 30
         default: 31
         }
-    }
-
-    /// Days from 1970-01-01 in the proleptic Gregorian calendar (H. Hinnant's algorithm).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The date `days` after 1970-01-01.
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
 
