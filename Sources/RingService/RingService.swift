@@ -311,8 +311,13 @@ package final class RingService: HTTPResponder {
         let key = ResponseCache.Key(digest: digest, format: format.variant(scale: spec.scale))
         // The scene and the estimate first: the estimate says whether the ring is cheap, and a
         // ring found by digest here is rarely found so (a URL is found by its text once stored).
-        let image: RingImage
         let box = ErrorScene.Box(size: spec.size, scale: spec.scale, half: spec.half)
+        if format == .png,
+            let refused = refusedBeforeItsScene(spec, key: key, miss: &miss, box: box, request: request, context)
+        {
+            return refused
+        }
+        let image: RingImage
         do throws(RingImage.Refusal) {
             image = try RingImage(
                 valid: consume spec, format: format, digest: digest, limits: configuration.raster,
@@ -357,6 +362,30 @@ package final class RingService: HTTPResponder {
             metrics.recordRenderRefused(.largePNG)
             return .now(refusal(.largePNGs, query: miss.query, loop: loop, box: box), cache: .none)
         }
+    }
+
+    /// A large PNG while every large-PNG place is taken, answered before its scene is built: a
+    /// full ring's pixels are its size and scale alone, and its estimate needs no scene. Only a
+    /// ring the limits allow, not being rendered and not cached, is refused here (the same 503
+    /// ``ring(_:_:_:_:)`` would give after the scene); any other takes the usual path. Under a
+    /// flood of the heaviest PNGs the defaults render, the scene was most of a refusal's cost.
+    private func refusedBeforeItsScene(
+        _ spec: borrowing RingSpec, key: ResponseCache.Key, miss: inout ResponseCache.Miss, box: ErrorScene.Box,
+        request: HTTPRequest, _ context: ImageContext
+    ) -> ImageOutcome? {
+        guard !spec.half, pngRenders.count >= pngRenders.limit else { return nil }
+        let side = spec.size * spec.scale
+        let limits = configuration.raster
+        guard side * side > configuration.pngGatePixels, side <= limits.maxSide,
+            side * side * RingRasterizer.bytesPerPixel <= limits.maxRenderBytes,
+            RenderCost.microseconds(spec, pngPixels: side * side) <= Double(configuration.maxRenderMilliseconds) * 1000,
+            !pool.isRendering(key)
+        else { return nil }
+        if let entry = cache.find(key, for: &miss, cheap: false) {
+            return .now(respond(entry, to: request, live: context.live), cache: .hit)
+        }
+        metrics.recordRenderRefused(.largePNG)
+        return .now(refusal(.largePNGs, query: miss.query, loop: request.eventLoop, box: box), cache: .none)
     }
 
     /// The answer to a ring rendered and not stored (asked for the first time): the 200 an

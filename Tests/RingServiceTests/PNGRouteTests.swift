@@ -156,13 +156,19 @@ import Testing
         let ihdr = Array(refused.body.dropFirst(16).prefix(8))  // width and height, big-endian
         #expect(ihdr == [0, 0, 1, 0x90, 0, 0, 1, 0x90])
         #expect(try harness.get("/ring.png?p=10&size=400").body == cached.body)
+        // Found by its digest under another spelling, it is still served; a ring past the
+        // limits still gets the error image that names them, not a 503 to retry.
+        #expect(try harness.get("/ring.png?p=10.0&size=400").body == cached.body)
+        let tooLarge = try harness.get("/ring.png?p=11&size=1024&scale=2")
+        #expect(tooLarge.status == 200 && tooLarge.header("X-Ring-Error")?.hasPrefix("scale: a 2048x2048 px") == true)
+        #expect(try harness.get("/ring.png?p=11&size=600&half").status == 503)  // the usual path
         #expect(try harness.get("/ring.svg?p=11&size=400").status == 200)
         #expect(try harness.get("/ring.png?p=11&size=300").status == 200)  // 90 000 px: no place needed
         #expect(
             harness.service.metrics.exposition(
                 cache: harness.service.cache.statistics, cacheCapacity: 0, server: ServerStatistics(),
                 pool: .init(queued: 0, running: 0, threads: 1)
-            ).contains("ring_png_renders_refused_total 1\n"))
+            ).contains("ring_png_renders_refused_total 2\n"))
         harness.service.pngRenders.leave()
         #expect(try harness.get("/ring.png?p=11&size=400").status == 200)
         #expect(harness.service.pngRenders.count == 0)

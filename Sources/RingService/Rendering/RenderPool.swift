@@ -169,6 +169,11 @@ package final class RenderPool: Sendable {
         }
     }
 
+    /// Whether `key` is queued or rendering: a request for it would join that render.
+    package func isRendering(_ key: ResponseCache.Key) -> Bool {
+        state.withLock { $0.flights[key] != nil }
+    }
+
     /// Queues `render` for `key`, estimated to take `cost` µs, or adds `waiter` to the render of
     /// `key` already under way. A render that needs a place at `gate` takes it here and gives it
     /// back when done, so large renders queued and running together never outnumber the gate's
