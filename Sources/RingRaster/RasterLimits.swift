@@ -17,6 +17,12 @@ public struct RasterLimits: Sendable, Equatable {
     /// Nil when `scene` at `scale` may be rendered, else why not, naming the parameter to change.
     package func refusal(_ scene: RingScene, scale: Int) -> String? {
         let (width, height) = RingRasterizer.pixelSize(of: scene, scale: scale)
+        return refusal(width: width, height: height, scale: scale)
+    }
+
+    /// Nil when a PNG of `width` × `height` pixels at `scale` may be rendered, else why not:
+    /// for a caller that knows the size without a scene (a full ring is `size × scale` square).
+    package func refusal(width: Int, height: Int, scale: Int) -> String? {
         let culprit = (scale > 1 ? RingParameter.scale : .size).rawValue
         if max(width, height) > maxSide {
             return "\(culprit): a \(width)x\(height) px PNG is larger than the limit of \(maxSide) px a side"

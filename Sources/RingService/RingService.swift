@@ -312,10 +312,18 @@ package final class RingService: HTTPResponder {
         // The scene and the estimate first: the estimate says whether the ring is cheap, and a
         // ring found by digest here is rarely found so (a URL is found by its text once stored).
         let box = ErrorScene.Box(size: spec.size, scale: spec.scale, half: spec.half)
-        if format == .png,
-            let refused = refusedBeforeItsScene(spec, key: key, miss: &miss, box: box, request: request, context)
-        {
-            return refused
+        if format == .png, !spec.half {
+            // A full ring's pixels are its size and scale alone: a PNG past the limits, or one
+            // meeting a full gate, is answered before its scene is built.
+            let side = spec.size * spec.scale
+            if let refusal = configuration.raster.refusal(width: side, height: side, scale: spec.scale) {
+                return .now(
+                    errorResponse(message: refusal, format: format, request: request, query: miss.query, box: box),
+                    cache: .miss)
+            }
+            if let refused = refusedBeforeItsScene(spec, key: key, miss: &miss, box: box, request: request, context) {
+                return refused
+            }
         }
         let image: RingImage
         do throws(RingImage.Refusal) {
@@ -364,20 +372,18 @@ package final class RingService: HTTPResponder {
         }
     }
 
-    /// A large PNG while every large-PNG place is taken, answered before its scene is built: a
-    /// full ring's pixels are its size and scale alone, and its estimate needs no scene. Only a
-    /// ring the limits allow, not being rendered and not cached, is refused here (the same 503
-    /// ``ring(_:_:_:_:)`` would give after the scene); any other takes the usual path. Under a
-    /// flood of the heaviest PNGs the defaults render, the scene was most of a refusal's cost.
+    /// A full ring's large PNG, within the limits, while every large-PNG place is taken: its
+    /// estimate needs no scene, so it is answered before one is built. Only a ring not being
+    /// rendered and not cached is refused here (the same 503 ``ring(_:_:_:_:)`` would give
+    /// after the scene); any other takes the usual path. Under a flood of the heaviest PNGs the
+    /// defaults render, the scene was most of a refusal's cost.
     private func refusedBeforeItsScene(
         _ spec: borrowing RingSpec, key: ResponseCache.Key, miss: inout ResponseCache.Miss, box: ErrorScene.Box,
         request: HTTPRequest, _ context: ImageContext
     ) -> ImageOutcome? {
-        guard !spec.half, pngRenders.count >= pngRenders.limit else { return nil }
-        let side = spec.size * spec.scale
-        let limits = configuration.raster
-        guard side * side > configuration.pngGatePixels, side <= limits.maxSide,
-            side * side * RingRasterizer.bytesPerPixel <= limits.maxRenderBytes,
+        guard pngRenders.count >= pngRenders.limit else { return nil }
+        let side = spec.size * spec.scale  // a full ring, within the limits
+        guard side * side > configuration.pngGatePixels,
             RenderCost.microseconds(spec, pngPixels: side * side) <= Double(configuration.maxRenderMilliseconds) * 1000,
             !pool.isRendering(key)
         else { return nil }
