@@ -12,12 +12,13 @@ import RingService
 /// ServeCommand+FlagEngine.swift and the flags in ServeCommand+Flags.swift.
 enum ServeCommand {
     static func run(_ arguments: [String]) -> Int32 {
+        RingService.warmUp()
         guard var settings = settings(arguments, help: "ring serve") else {
             print(usage)
             return 0
         }
         // Fonts named by --font are read now (one that does not read stops the server); the
-        // standard ones are read while the server starts, and a PNG waits for them.
+        // standard ones once the listeners are open, and a PNG waits for them.
         var warnings: [String] = []
         if settings.fontPaths.isEmpty {
             settings.service.fonts = .loadingStandard(limits: settings.service.fontLimits)
@@ -85,6 +86,7 @@ enum ServeCommand {
             signal(SIGUSR1, SIG_IGN)
             signal(SIGUSR2, SIG_IGN)
             let port = try server.start()
+            responder.readFonts()
             print(
                 "ring: serving on http://\(configuration.host):\(port) (\(counted(configuration.eventLoopCount, "event loop")), \(configuration.io.rawValue); \(counted(service.renderThreadCount, "render thread")); \(counted(CPUBudget.available, "CPU")) available; fonts: \(service.fonts.summary); \(memory))",
                 to: &stderr)

@@ -1,3 +1,4 @@
+import Dispatch
 import RingCore
 import Testing
 
@@ -21,5 +22,25 @@ import Testing
         #expect(drawn == (try RingImage(spec: spec, format: .png, fonts: atOnce).render()))
         let tag = try RingImage(spec: spec, format: .png, fonts: loading).entityTag
         #expect(tag == (try RingImage(spec: spec, format: .png, fonts: atOnce).entityTag))
+    }
+
+    /// A server claims the reading and runs it on a thread of its own: one claim for the
+    /// object and all its copies, and whatever asks meanwhile waits for that thread.
+    @Test func theReadingIsClaimedOnceAndWaitedFor() throws {
+        let (atOnce, _) = try LabelFonts.load(paths: [])
+        let loading = LabelFonts.loadingStandard()
+        let copy = LabelFonts(copying: loading)
+        let read = try #require(loading.claimReading())
+        #expect(copy.claimReading() == nil && loading.claimReading() == nil)
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue(label: "test.fonts").async {
+            started.signal()
+            read()
+        }
+        started.wait()
+        #expect(copy.summary == atOnce.summary)
+        #expect(loading.tag == atOnce.tag)
+        #expect(atOnce.claimReading() == nil && LabelFonts.embedded.claimReading() == nil)
+        #expect(!LabelFonts.embedded.hasFallbacks && LabelFonts.embedded.fonts.map(\.name) == ["DejaVu Sans Bold"])
     }
 }

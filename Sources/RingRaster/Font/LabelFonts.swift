@@ -33,8 +33,10 @@ public final class LabelFonts: Sendable, Equatable {
     /// other fonts draws other pixels for the same ring, so its tags differ.
     package var tag: UInt64? { ready.tag }
 
-    /// The fonts, or the reading that will give them.
+    /// The fonts, or the reading that will give them. DejaVu alone is read when first drawn:
+    /// parsing it costs a server's start-up about a millisecond, and an SVG never needs it.
     private enum Source: Sendable {
+        case embeddedAlone
         case loaded(Loaded)
         case loading(Reading)
     }
@@ -42,6 +44,8 @@ public final class LabelFonts: Sendable, Equatable {
     private struct Loaded: Sendable {
         let fonts: [TrueTypeFont]
         let tag: UInt64?
+
+        static let embeddedAlone = Loaded(fallbacks: [])
 
         init(fallbacks: [TrueTypeFont]) {
             fonts = [TrueTypeFont.embedded] + fallbacks
@@ -51,15 +55,24 @@ public final class LabelFonts: Sendable, Equatable {
         }
     }
 
-    /// Fallback fonts read on a thread of their own; ``wait()`` returns them once read.
+    /// Fallback fonts read by the first caller to claim the reading (``wait()`` claims it when
+    /// none has); ``wait()`` returns them once read.
     private final class Reading: Sendable {
+        private let limits: FontLimits
+        private let claimed = Locked(false)
         private let result = Locked<(Loaded, [String])?>(nil)
         private let done = DispatchSemaphore(value: 0)
 
-        init(limits: FontLimits) {
-            // A private serial queue, never a global concurrent one: libdispatch aborts a
-            // global queue's worker that finds no descriptor (docs/architecture.md).
-            DispatchQueue(label: "ring.fonts").async { [self] in
+        init(limits: FontLimits) { self.limits = limits }
+
+        /// The reading, for the first caller to run on a thread of its choice; nil for the others.
+        func claim() -> (@Sendable () -> Void)? {
+            let first = claimed.withLock { claimed in
+                defer { claimed = true }
+                return !claimed
+            }
+            guard first else { return nil }
+            return { [self] in
                 let (fallbacks, warnings) = LabelFonts.readStandard(limits: limits)
                 result.withLock { $0 = (Loaded(fallbacks: fallbacks), warnings) }
                 done.signal()
@@ -68,6 +81,7 @@ public final class LabelFonts: Sendable, Equatable {
 
         func wait() -> (Loaded, [String]) {
             if let read = result.withLock({ $0 }) { return read }
+            claim()?()
             done.wait()
             done.signal()  // for the next waiter
             return result.withLock { $0 }!
@@ -78,13 +92,14 @@ public final class LabelFonts: Sendable, Equatable {
 
     private var ready: Loaded {
         switch source {
+        case .embeddedAlone: .embeddedAlone
         case .loaded(let loaded): loaded
         case .loading(let reading): reading.wait().0
         }
     }
 
     /// DejaVu Sans Bold alone.
-    public static let embedded = LabelFonts(fallbacks: [])
+    public static let embedded = LabelFonts(source: .embeddedAlone)
 
     /// DejaVu Sans Bold, then `fallbacks` in order.
     public init(fallbacks: [TrueTypeFont]) {
@@ -100,18 +115,27 @@ public final class LabelFonts: Sendable, Equatable {
         source = other.source
     }
 
-    /// The standard fallback fonts (``standardLocations``), read on a thread of their own from
-    /// now: a server opens its listeners and answers SVG, which needs no font file, while they
-    /// are read (about 9 ms for Droid Sans Fallback and NanumGothic), and a PNG waits for them.
-    /// ``warnings`` waits too.
+    /// The standard fallback fonts (``standardLocations``), read where ``claimReading()`` says,
+    /// or by the first use that needs them. A server reads them on a thread of its own below the event loops
+    /// once its listeners are open, and answers SVG, which needs no font file, meanwhile
+    /// (reading Droid Sans Fallback and NanumGothic takes about 9 ms of a core). A PNG waits for
+    /// them, and ``warnings`` too.
     public static func loadingStandard(limits: FontLimits = FontLimits()) -> LabelFonts {
         LabelFonts(source: .loading(Reading(limits: limits)))
+    }
+
+    /// The reading of ``loadingStandard(limits:)``'s fonts, to run on a thread of the caller's
+    /// choice; from then on, whatever needs the fonts waits for it. Nil for fonts already
+    /// given, or whose reading another caller has.
+    public func claimReading() -> (@Sendable () -> Void)? {
+        if case .loading(let reading) = source { reading.claim() } else { nil }
     }
 
     /// Whether there are fallback fonts, or while they are read, whether a file of them exists:
     /// what the memory formula counts, known without waiting.
     public var hasFallbacks: Bool {
         switch source {
+        case .embeddedAlone: false
         case .loaded(let loaded): loaded.fonts.count > 1
         case .loading: Self.standardLocations.joined().contains { access($0, F_OK) == 0 }
         }
