@@ -58,6 +58,23 @@ import Testing
         #expect(svg.0.header("ETag") == svg.1.header("ETag"))
     }
 
+    /// The standard fonts of a server are read on a thread of their own once it is started
+    /// (`readFonts`): the reading is taken from whatever would need them first, and a PNG asked
+    /// for meanwhile waits for it and draws what fonts read at once draw.
+    @Test func aServersFontsAreReadOnAThreadOfTheirOwn() throws {
+        let (atOnce, _) = try LabelFonts.load(paths: [])
+        let loading = LabelFonts.loadingStandard()
+        let harness = try InProcessService { $0.fonts = loading }
+        harness.service.readFonts()
+        #expect(loading.claimReading() == nil)
+        let query = "/ring.png?p=72&label=%E5%AE%8C%E4%BA%86"
+        let drawn = try harness.get(query)
+        #expect(drawn.status == 200)
+        #expect(drawn.body == (try InProcessService { $0.fonts = atOnce }.get(query)).body)
+        #expect(loading.summary == atOnce.summary)
+        harness.service.readFonts()  // read already: nothing more to do
+    }
+
     /// `scale` multiplies the PNG's pixels and is part of its identity; the SVG ignores it.
     @Test func scaleMakesItsOwnPNGAndChangesNoSVG() throws {
         let harness = try InProcessService()
