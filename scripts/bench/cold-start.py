@@ -6,7 +6,12 @@ the time is from just before exec to the answer's last byte. ring starts as `rin
 would in production (defaults, access log off); nginx with a one-file root and its own prefix.
 Rounds alternate the two. Prints each median and their ratio as `cold-start ratio R`.
 
-Usage: scripts/bench/cold-start.py PATH-TO-ring [ROUNDS]   (needs nginx)
+With `--against OTHER`, a second build of ring starts in every round too, and its median and
+ratio are printed beside: starts here vary twofold from one minute to the next, so a change
+to start-up is judged by two builds started in turn, not by two runs.
+
+Usage: scripts/bench/cold-start.py PATH-TO-ring [ROUNDS] [--against PATH-TO-other-ring]
+       (needs nginx)
 """
 import os
 import shutil
@@ -17,8 +22,16 @@ import sys
 import tempfile
 import time
 
-ring = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+arguments = sys.argv[1:]
+other = None
+if "--against" in arguments:
+    at = arguments.index("--against")
+    if at + 1 >= len(arguments):
+        sys.exit(__doc__)
+    other = arguments[at + 1]
+    del arguments[at:at + 2]
+ring = arguments[0] if arguments else sys.exit(__doc__)
+rounds = int(arguments[1]) if len(arguments) > 1 else 7
 nginx = shutil.which("nginx") or sys.exit("cold-start: nginx is not installed")
 RING_PORT, NGINX_PORT = 18090, 18091
 work = tempfile.mkdtemp(prefix="ring-cold-")
@@ -67,13 +80,20 @@ def measure(command, port):
             raise SystemExit(f"cold-start: {command[0]} did not stop on SIGTERM")
 
 
-times = {"ring": [], "nginx": []}
+def serve(binary):
+    return [binary, "serve", "--host", "127.0.0.1", "--port", str(RING_PORT), "--access-log", "off"]
+
+
+times = {"ring": [], "nginx": []} | ({"other": []} if other else {})
 for _ in range(rounds):
-    times["ring"].append(measure([ring, "serve", "--host", "127.0.0.1", "--port", str(RING_PORT),
-                                  "--access-log", "off"], RING_PORT))
+    times["ring"].append(measure(serve(ring), RING_PORT))
+    if other:
+        times["other"].append(measure(serve(other), RING_PORT))
     times["nginx"].append(measure([nginx, "-p", work, "-e", f"{work}/error.log", "-c", conf], NGINX_PORT))
 shutil.rmtree(work)
 for name, values in times.items():
     print(f"cold-start {name}: median {statistics.median(values):.1f} ms "
           f"({min(values):.1f}–{max(values):.1f}, {rounds} starts)")
 print(f"cold-start ratio {statistics.median(times['ring']) / statistics.median(times['nginx']):.2f}")
+if other:
+    print(f"cold-start other-ratio {statistics.median(times['other']) / statistics.median(times['nginx']):.2f}")
