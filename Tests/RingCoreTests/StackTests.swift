@@ -106,6 +106,20 @@ import Testing
         }
     }
 
+    /// `labelColor=bar` follows the first part drawn, as the bar's own colour does: a first
+    /// part of 0 is not drawn, so the label takes the next part's colour.
+    @Test func labelColorBarFollowsTheFirstPartDrawn() throws {
+        let zeroFirst = try scene("p=0,40,20&stack&labelColor=bar")
+        let bar = try #require(zeroFirst.rings[0].bar)
+        #expect(zeroFirst.label?.color.color == bar.parts.first?.color)
+        #expect(bar.parts.first?.color == RingScene.paletteColor(1))
+        #expect(bar.paint == .solid(RingScene.paletteColor(1)))
+        let given = try scene("p=0,40,20&stack&color=red,green,blue&labelColor=bar")
+        #expect(given.label?.color.color == RingColor(rgb: 0x008000))
+        #expect(try scene("p=30,40&stack&labelColor=bar").label?.color.color == RingScene.paletteColor(0))
+        #expect(try scene("p=0,0&stack&labelColor=bar").label?.color.color == RingScene.paletteColor(0))
+    }
+
     /// Each error names its parameter, and the conflicting pair names both.
     @Test func errorsNameTheirParameters() throws {
         let conflicts: [(String, RingSpecError)] = [

@@ -119,11 +119,13 @@ extension RingScene {
         return spec.thresholds?.color(for: given.value) ?? given.color ?? paletteColor(index)
     }
 
-    /// The colour `labelColor=bar` follows: the first ring's solid colour, or a gradient's
-    /// where the bar ends.
+    /// The colour `labelColor=bar` follows: the first ring's solid colour (a stack's first
+    /// drawn part's), or a gradient's where the bar ends.
     @inline(__always)
     static func barColor(_ spec: borrowing RingSpec, _ g: RingGeometry, _ context: Context) -> RingColor {
-        guard let gradient = context.gradient else { return solidColor(spec, ring: 0) }
+        guard let gradient = context.gradient else {
+            return spec.stack ? leadingPartColor(spec, g.rings[0]) : solidColor(spec, ring: 0)
+        }
         if let laps = g.rings[0].laps { return lapGradient(gradient, laps).color(along: laps.headAlong) }
         return gradient.color(at: (g.rings[0].bar?.sweep.magnitude ?? 0) / gradient.span)
     }
@@ -155,6 +157,17 @@ extension RingScene {
         return Bar(stroke: stroke, paint: .solid(solidColor(spec, ring: index)), segments: segments)
     }
 
+    /// Stacked part `index`'s colour: the given one, else the palette's.
+    static func partColor(_ spec: borrowing RingSpec, _ index: Int) -> RingColor {
+        spec.part(index).color ?? paletteColor(index)
+    }
+
+    /// The colour of a stack's first drawn part (the first part's when none is drawn): its
+    /// bar's, and what `labelColor=bar` follows.
+    static func leadingPartColor(_ spec: borrowing RingSpec, _ layout: RingGeometry.Ring) -> RingColor {
+        partColor(spec, layout.parts.firstIndex { $0 != nil } ?? 0)
+    }
+
     /// A stack's bar: its parts end to end, the first drawn with the bar's start cap and the
     /// last with its end cap. One part drawn, or a bar too short for its caps, is a plain bar
     /// in the first drawn part's colour.
@@ -167,9 +180,9 @@ extension RingScene {
                     stroke: Stroke(
                         arc: arc, radius: stroke.radius, width: stroke.width, cap: stroke.cap, isClosed: false,
                         capped: []),
-                    color: spec.part(index).color ?? paletteColor(index)))
+                    color: partColor(spec, index)))
         }
-        let paint = Bar.Paint.solid(parts.first?.color ?? paletteColor(0))
+        let paint = Bar.Paint.solid(leadingPartColor(spec, layout))
         guard parts.count > 1, !stroke.isDot else { return Bar(stroke: stroke, paint: paint) }
         if !stroke.isClosed {
             parts[0].stroke.capped.insert(.start)
