@@ -321,7 +321,9 @@ package final class RingService: HTTPResponder {
                     errorResponse(message: refusal, format: format, request: request, query: miss.query, box: box),
                     cache: .miss)
             }
-            if let refused = refusedBeforeItsScene(spec, key: key, miss: &miss, box: box, request: request, context) {
+            if let refused = refusedBeforeItsScene(
+                spec, side: side, key: key, miss: &miss, box: box, request: request, context)
+            {
                 return refused
             }
         }
@@ -372,17 +374,16 @@ package final class RingService: HTTPResponder {
         }
     }
 
-    /// A full ring's large PNG, within the limits, while every large-PNG place is taken: its
-    /// estimate needs no scene, so it is answered before one is built. Only a ring not being
-    /// rendered and not cached is refused here (the same 503 ``ring(_:_:_:_:)`` would give
-    /// after the scene); any other takes the usual path. Under a flood of the heaviest PNGs the
-    /// defaults render, the scene was most of a refusal's cost.
+    /// A full ring's large PNG (`side` pixels square, within the limits), while every large-PNG
+    /// place is taken: its estimate needs no scene, so it is answered before one is built. Only
+    /// a ring not being rendered and not cached is refused here (the same 503
+    /// ``ring(_:_:_:_:)`` would give after the scene); any other takes the usual path. Under a
+    /// flood of the heaviest PNGs the defaults render, the scene was most of a refusal's cost.
     private func refusedBeforeItsScene(
-        _ spec: borrowing RingSpec, key: ResponseCache.Key, miss: inout ResponseCache.Miss, box: ErrorScene.Box,
-        request: HTTPRequest, _ context: ImageContext
+        _ spec: borrowing RingSpec, side: Int, key: ResponseCache.Key, miss: inout ResponseCache.Miss,
+        box: ErrorScene.Box, request: HTTPRequest, _ context: ImageContext
     ) -> ImageOutcome? {
         guard pngRenders.count >= pngRenders.limit else { return nil }
-        let side = spec.size * spec.scale  // a full ring, within the limits
         guard side * side > configuration.pngGatePixels,
             RenderCost.microseconds(spec, pngPixels: side * side) <= Double(configuration.maxRenderMilliseconds) * 1000,
             !pool.isRendering(key)

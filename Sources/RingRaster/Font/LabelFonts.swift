@@ -116,10 +116,10 @@ public final class LabelFonts: Sendable, Equatable {
     }
 
     /// The standard fallback fonts (``standardLocations``), read where ``claimReading()`` says,
-    /// or by the first use that needs them. A server reads them on a thread of its own below the event loops
-    /// once its listeners are open, and answers SVG, which needs no font file, meanwhile
-    /// (reading Droid Sans Fallback and NanumGothic takes about 9 ms of a core). A PNG waits for
-    /// them, and ``warnings`` too.
+    /// or by the first use that needs them. A server reads them on a thread of its own below
+    /// the event loops once its listeners are open, and answers SVG, which needs no font file,
+    /// meanwhile (reading Droid Sans Fallback and NanumGothic takes about 9 ms of a core). A
+    /// PNG waits for them, and ``warnings`` too.
     public static func loadingStandard(limits: FontLimits = FontLimits()) -> LabelFonts {
         LabelFonts(source: .loading(Reading(limits: limits)))
     }
