@@ -14,6 +14,9 @@ package final class ServerStatistics: Sendable {
     package var protocolErrors: Int { errors.load(ordering: .relaxed) }
     /// Connections closed because a deadline passed.
     package var timeouts: Int { timedOut.load(ordering: .relaxed) }
+    /// Changes of a connection's poller interest (an `epoll_ctl` each on epoll): what a test
+    /// reads to know that a deferred answer did not turn reading off and on again.
+    package var interestChanges: Int { interestChanged.load(ordering: .relaxed) }
 
     let open = Atomic<Int>(0)
     let accepted = Atomic<Int>(0)
@@ -21,6 +24,7 @@ package final class ServerStatistics: Sendable {
     let refusedClient = Atomic<Int>(0)
     let errors = Atomic<Int>(0)
     let timedOut = Atomic<Int>(0)
+    let interestChanged = Atomic<Int>(0)
 
     package init() {}
 }

@@ -4,8 +4,8 @@ import RingRaster
 
 /// `--png-work`: what a new PNG of scripts/bench/miss.lua's rings (`p=1.0000001`, …) costs in
 /// process, the median µs: drawn with the thread's kept backdrop and label masks, as the
-/// service draws rings of one style one after another, and drawn from nothing (a ring whose
-/// style is new), on one line.
+/// service draws rings of one style one after another; drawn from nothing (a ring whose style
+/// is new); and with `slice` 0.1…0.9 in turn, as bench.sh's interleaved round asks, on one line.
 func pngWork() {
     let scenes = (0..<2_000).map { RingScene(spec: try! RingSpec(query: "p=1.\(1_000_000 + $0)")) }
     var next = 0
@@ -18,7 +18,14 @@ func pngWork() {
         RenderScratch.current.forgetKeptLayers()
         return RingRasterizer.png(scenes[next], scale: 1).count
     }
-    print(String(format: "%.2f %.2f", kept / 1000, fresh / 1000))
+    let mixed = (0..<2_000).map {
+        RingScene(spec: try! RingSpec(query: "p=1.\(1_000_000 + $0)&slice=0.\($0 % 9 + 1)"))
+    }
+    let interleaved = measure(batches: 15, size: 500) {
+        next = (next + 1) % mixed.count
+        return RingRasterizer.png(mixed[next], scale: 1).count
+    }
+    print(String(format: "%.2f %.2f %.2f", kept / 1000, fresh / 1000, interleaved / 1000))
 }
 
 /// `--miss-work`: what a new ring costs itself, for scripts/bench/bench.sh's miss goal: the median µs

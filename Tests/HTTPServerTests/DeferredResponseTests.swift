@@ -61,6 +61,40 @@ private struct Refused: Error {}
         #expect(client.readResponse()?.text == "now /now?2")
     }
 
+    /// A client that asks again only once answered, as most do, costs no change of interest
+    /// for a deferred answer: reading is left on while it waits (two `epoll_ctl` a request
+    /// otherwise).
+    @Test(arguments: IOBackend.allCases) func aDeferredAnswerLeavesReadingOn(io: IOBackend) throws {
+        let server = try TestServer(io, responder: DeferringResponder())
+        let client = try server.client()
+        client.send("GET /now?0 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(client.readResponse()?.text == "now /now?0")
+        let before = server.server.statistics.interestChanges
+        for index in 1...10 {
+            client.send("GET /later?\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponse()?.text == "later \(index)")
+        }
+        #expect(server.server.statistics.interestChanges == before)
+    }
+
+    /// A request sent while the one before waits for its answer stops the connection reading
+    /// until then, and is answered after it, in order.
+    @Test(arguments: IOBackend.allCases) func aRequestSentWhileWaitingIsAnsweredAfter(io: IOBackend) throws {
+        let responder = DeferringResponder()
+        let server = try TestServer(io, responder: responder)
+        let client = try server.client()
+        let before = server.server.statistics.interestChanges
+        client.send("GET /later?300 HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(waitUntil { responder.seen.withLock { $0.contains("/later?300") } })
+        client.send("GET /now?after HTTP/1.1\r\nHost: x\r\n\r\n")
+        // Reading stopped when the second request arrived, before the first was answered.
+        #expect(waitUntil { server.server.statistics.interestChanges > before })
+        #expect(responder.sent.load(ordering: .relaxed) == 0)
+        #expect(responder.seen.withLock { $0 } == ["/later?300"])
+        #expect(client.readResponse()?.text == "later 300")
+        #expect(client.readResponse()?.text == "now /now?after")
+    }
+
     /// A connection waiting for a deferred answer blocks nobody else on its loop.
     @Test(arguments: IOBackend.allCases) func aWaitingConnectionDoesNotHoldTheLoop(io: IOBackend) throws {
         let server = try TestServer(io, responder: DeferringResponder()) { $0.eventLoops = 1 }

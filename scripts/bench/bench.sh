@@ -275,8 +275,9 @@ printf '%-44s %12s %12s %8s  %s\n' "new PNG, styles interleaved, CPU µs" "$mc" 
     "$(ratio3 "$mc" "$mix_fastest")" "$(goal png-interleaved-cpu-vs-anchor "$(exact "$mc" "$mix_fastest")")"
 # The server's figure draws each ring over the backdrop and label its thread kept from the last
 # (docs/architecture.md, "Backdrop"); a ring of a new style is drawn from nothing.
-read -r png_kept png_fresh < <("$ring_bench" --png-work)
-printf '%-44s %12s %12s\n' "  a new PNG in process: kept layers, none (µs)" "$png_kept" "$png_fresh"
+read -r png_kept png_fresh png_mixed < <("$ring_bench" --png-work)
+printf '%-44s %12s %12s %8s\n' "  a new PNG in process: kept layers, none, interleaved (µs)" "$png_kept" "$png_fresh" \
+    "$png_mixed"
 printf '%-44s %12s %12s %8s  %s\n' "PNG bytes: ring against the smaller anchor" "$ring_bytes" \
     "$(awk -v a="$vips_bytes" -v b="$resvg_bytes" 'BEGIN {print (a < b ? a : b)}')" \
     "$(ratio "$ring_bytes" "$(awk -v a="$vips_bytes" -v b="$resvg_bytes" 'BEGIN {print (a < b ? a : b)}')")" \

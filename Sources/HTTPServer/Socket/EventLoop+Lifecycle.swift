@@ -34,12 +34,25 @@ extension EventLoop {
         }
     }
 
-    func updateInterest(_ connection: Connection, now: Double) {
+    /// Settles `connection`'s poller interest. A connection that holds requests (one awaited,
+    /// or more waiting for a turn) reads no more, but a client rarely sends again before its
+    /// answer: unless `stopReading`, a readable interest is left on until it fires
+    /// (``service(_:_:now:)`` then calls back with `stopReading`), which saves the two
+    /// `epoll_ctl` calls a deferred answer would otherwise cost (one of five system calls per
+    /// new PNG; docs/performance.md).
+    func updateInterest(_ connection: Connection, now: Double, stopReading: Bool = false) {
         let backedUp = connection.output.pending >= configuration.maxPendingOutputBytes
-        let wanted = connection.state.interest(
+        let state = connection.state
+        var wanted = state.interest(
             hasPendingOutput: connection.hasPendingOutput, backedUp: backedUp, holds: connection.holdsRequests)
+        if !stopReading, connection.interest.contains(.readable), connection.holdsRequests,
+            state.interest(hasPendingOutput: connection.hasPendingOutput, backedUp: backedUp).contains(.readable)
+        {
+            wanted.insert(.readable)
+        }
         guard wanted != connection.interest else { return }
         connection.interest = wanted
+        statistics.interestChanged.add(1, ordering: .relaxed)
         // A connection whose interest cannot be changed would never be woken again, or never
         // stop being woken.
         if !poller.modify(connection.fd, wanted) { apply(.ioFailed, to: connection, now: now) }

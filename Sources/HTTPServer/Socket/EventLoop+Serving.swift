@@ -17,6 +17,8 @@ extension EventLoop {
             guard isCurrent(connection) else { return }
         }
         if event.readable {
+            // More input while it holds requests: reading stops now (``updateInterest``).
+            guard !connection.holdsRequests else { return updateInterest(connection, now: now, stopReading: true) }
             receive(connection, toEnd: event.readToEnd, now: now)
         }
     }
@@ -40,7 +42,9 @@ extension EventLoop {
                 if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
                 connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
                 serve(connection, budget: &budget, now: now)
-                guard toEnd, isCurrent(connection), connection.interest.contains(.readable) else { return }
+                guard toEnd, isCurrent(connection), connection.interest.contains(.readable),
+                    !connection.holdsRequests
+                else { return }
             } else if count == 0 {
                 apply(.endOfInput(idle: connection.isIdle), to: connection, now: now)
                 // Half-closed: answer what arrived; the last answer closes.
