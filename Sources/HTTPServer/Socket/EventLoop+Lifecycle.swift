@@ -38,8 +38,8 @@ extension EventLoop {
     /// or more waiting for a turn) reads no more, but a client rarely sends again before its
     /// answer: unless `stopReading`, a readable interest is left on until it fires
     /// (``service(_:_:now:)`` then calls back with `stopReading`), which saves the two
-    /// `epoll_ctl` calls a deferred answer would otherwise cost (one of five system calls per
-    /// new PNG; docs/performance.md).
+    /// `epoll_ctl` calls a deferred answer would otherwise cost (two of the five system calls a
+    /// new PNG made; docs/performance.md).
     func updateInterest(_ connection: Connection, now: Double, stopReading: Bool = false) {
         let backedUp = connection.output.pending >= configuration.maxPendingOutputBytes
         let state = connection.state
