@@ -66,9 +66,13 @@ package enum RingRasterizer {
 
     private static func draw(_ scene: RingScene, scale: Int, fonts: LabelFonts, scratch: RenderScratch) -> Canvas {
         let (width, height) = pixelSize(of: scene, scale: scale)
-        let canvas = Canvas(width: width, height: height, scratch: scratch)
+        // A backdrop kept from one of the thread's last styles is the canvas to start from:
+        // copied in, not painted over a cleared one.
+        let backdrop = Backdrop(scene, scale: Double(scale), width: width, height: height)
+        let kept = backdrop.isEmpty ? nil : scratch.keptBackdrop(backdrop)
+        let canvas = Canvas(width: width, height: height, scratch: scratch, kept: kept)
         var painter = Painter(scene: scene, scale: Double(scale), fonts: fonts, canvas: canvas, scratch: scratch)
-        painter.paint()
+        painter.paint(backdrop: kept == nil && !backdrop.isEmpty ? backdrop : nil)
         return painter.canvas
     }
 }
@@ -83,8 +87,10 @@ private struct Painter {
     let scratch: RenderScratch
     var centre: Point { Point(x: scene.centerX * scale, y: scene.centerY * scale) }
 
-    mutating func paint() {
-        paintBackdrop()
+    /// Paints the scene over the canvas; `backdrop`: the scene's backdrop, to paint first and
+    /// keep, or nil when the canvas starts from a kept one or the scene has none.
+    mutating func paint(backdrop: Backdrop?) {
+        if let backdrop { paintBackdrop(backdrop) }
         let bars = scene.rings.compactMap { ring in ring.bar.map { ($0, shape(of: $0.stroke, segments: $0.segments)) } }
         if let shadow = scene.shadow {
             // The SVG blurs every bar's black copy (and the laps under a top lap) as one group.
@@ -138,16 +144,9 @@ private struct Painter {
         scratch.cells = textMask.takeStorage()
     }
 
-    /// The background, the fill disc, the tracks and the outlines: from one of the thread's
-    /// last styles when it had the same (``Backdrop``), else painted, and kept for the next
-    /// images.
-    mutating func paintBackdrop() {
-        let backdrop = Backdrop(scene, scale: scale, width: canvas.width, height: canvas.height)
-        guard !backdrop.isEmpty else { return }
-        if let snapshot = scratch.keptBackdrop(backdrop) {
-            canvas.restore(snapshot)
-            return
-        }
+    /// The background, the fill disc, the tracks and the outlines, kept for the thread's next
+    /// images with the same (``Backdrop``): painted only when none of its last styles had it.
+    mutating func paintBackdrop(_ backdrop: Backdrop) {
         if let background = scene.background { canvas.fillAll(background) }
         if let fill = scene.fill {
             var disc = Polygon()

@@ -42,7 +42,9 @@ package struct Canvas {
 
     /// A transparent canvas, in `scratch`'s buffers when given (their capacity is reused);
     /// RGBA from the start when not `indexed` (what the tests compare an indexed one against).
-    init(width: Int, height: Int, scratch: RenderScratch? = nil, indexed: Bool = true) {
+    /// With `kept`, an indexed canvas of the same size as it was when that snapshot was taken:
+    /// its rows copied in, never cleared first, and its colours shared until painted.
+    init(width: Int, height: Int, scratch: RenderScratch? = nil, indexed: Bool = true, kept: Snapshot? = nil) {
         self.width = width
         self.height = height
         // Taken out of the scratch before they change, so that the change needs no copy.
@@ -52,7 +54,13 @@ package struct Canvas {
             swap(&rgba, &scratch.pixels)
             swap(&memo, &scratch.memo)
         }
-        indices.resetToZeros(count: (width + 1) * height)
+        if let kept {
+            precondition(indexed && kept.indices.count == (width + 1) * height, "a snapshot of another canvas")
+            indices.removeAll(keepingCapacity: true)
+            indices.append(contentsOf: kept.indices)
+        } else {
+            indices.resetToZeros(count: (width + 1) * height)
+        }
         rgba.removeAll(keepingCapacity: true)
         // The memo's stamps go on from the last canvas's, so its entries are stale without
         // clearing 32 KB for every image.
@@ -62,6 +70,10 @@ package struct Canvas {
             memo.resetToZeros(count: 256 * 32)
         }
         (self.indices, self.rgba, self.memo) = (indices, rgba, memo)
+        if let kept {
+            (colours, keys, slots) = (kept.colours, kept.keys, kept.slots)
+            return
+        }
         keys = [UInt32](repeating: 0, count: 512)
         slots = [UInt16](repeating: 0, count: 512)
         slots[Self.slot(of: 0)] = 1
@@ -140,20 +152,6 @@ package struct Canvas {
     func snapshot() -> Snapshot? {
         guard isIndexed else { return nil }
         return Snapshot(indices: indices, colours: colours, keys: keys, slots: slots)
-    }
-
-    /// Makes this canvas, indexed and of the same size, the one `snapshot` was taken of. The
-    /// memo needs nothing: its entries belong to fills before this one.
-    mutating func restore(_ snapshot: Snapshot) {
-        precondition(isIndexed && snapshot.indices.count == indices.count, "a snapshot of another canvas")
-        indices.withUnsafeMutableBufferPointer { indices in
-            snapshot.indices.withUnsafeBufferPointer { kept in
-                indices.baseAddress!.update(from: kept.baseAddress!, count: kept.count)
-            }
-        }
-        colours = snapshot.colours
-        keys = snapshot.keys
-        slots = snapshot.slots
     }
 
     // MARK: Painting

@@ -47,14 +47,27 @@ package final class RenderScratch {
     /// pixels, at most ``keptBackdrops`` of them and ``retainedBytes`` of canvas in all. A
     /// server behind a CDN sees many users' styles interleaved, and one kept backdrop would
     /// rarely be the next ring's.
-    var backdrops: [(key: Backdrop, snapshot: Canvas.Snapshot, bytes: Int)] = []
+    var backdrops: [KeptBackdrop] = []
+    /// A style's backdrop, the canvas after it, and that canvas's pixels.
+    struct KeptBackdrop {
+        let key: Backdrop
+        let snapshot: Canvas.Snapshot
+        let bytes: Int
+    }
     /// How many styles' backdrops a thread keeps: enough for the nine styles interleaved by
     /// scripts/bench's interleaved round, about 14 KB each for a 120 px ring.
     static let keptBackdrops = 12
 
     /// The kept canvas after `backdrop`, made the most recent; nil when none is kept.
     func keptBackdrop(_ backdrop: Backdrop) -> Canvas.Snapshot? {
-        guard let index = backdrops.lastIndex(where: { $0.key == backdrop }) else { return nil }
+        // Compared in place: through a closure or the array's subscript each entry was copied
+        // out, its arrays retained and released, a third of the lookup's instructions.
+        let index = backdrops.withUnsafeBufferPointer { kept in
+            var index = kept.count - 1
+            while index >= 0, kept[index].key != backdrop { index -= 1 }
+            return index
+        }
+        guard index >= 0 else { return nil }
         let kept = backdrops.remove(at: index)
         backdrops.append(kept)
         return kept.snapshot
@@ -62,7 +75,7 @@ package final class RenderScratch {
 
     /// Keeps the canvas after `backdrop`, forgetting the least recent beyond the bounds.
     func keep(_ backdrop: Backdrop, _ snapshot: Canvas.Snapshot, bytes: Int) {
-        backdrops.append((backdrop, snapshot, bytes))
+        backdrops.append(KeptBackdrop(key: backdrop, snapshot: snapshot, bytes: bytes))
         var total = backdrops.reduce(0) { $0 + $1.bytes }
         while backdrops.count > Self.keptBackdrops || total > Self.retainedBytes {
             total -= backdrops.removeFirst().bytes
