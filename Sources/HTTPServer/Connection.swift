@@ -29,6 +29,9 @@ final class Connection {
     var waitingForTurn = false
     /// Whether its answers are held until its loop's batch ends (``EventLoop/holdWrites(_:)``).
     var writesHeld = false
+    /// Whether input read in its loop's batch waits for the batch's reads to end before it is
+    /// answered (``EventLoop/answerAfterReads(_:)``).
+    var answerPending = false
 
     /// What the serializer needs of a request answered later.
     struct AwaitedRequest {

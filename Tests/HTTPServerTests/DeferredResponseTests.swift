@@ -218,6 +218,71 @@ private struct Refused: Error {}
         }
         #expect(early >= 3)
     }
+
+    /// A batch's requests are all read before the first is answered: the answers then run one
+    /// after another, not each between two system calls (docs/performance.md, "Serving").
+    /// While `/block` keeps the loop busy, eight clients send; each answer counts the eight
+    /// connections whose input the server has not read yet when it is made: none, for every
+    /// answer. Read and answered in turn, the first answer would find seven.
+    @Test func aBatchIsReadBeforeItIsAnswered() throws {
+        let responder = UnreadInputResponder()
+        let server = try TestServer(.epoll, responder: responder) { $0.eventLoops = 1 }
+        let blocker = try server.client()
+        let clients = try (0..<8).map { _ in try server.client() }
+        for client in [blocker] + clients {  // accepted before the rounds
+            client.send("GET /unread HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        let ends = clients.compactMap { UnreadInputResponder.serverSide(of: $0, port: server.port) }
+        try #require(ends.count == clients.count)
+        responder.watched.withLock { $0 = ends }
+        for _ in 0..<3 {
+            blocker.send("GET /block HTTP/1.1\r\nHost: x\r\n\r\n")
+            usleep(5_000)  // the loop is inside /block
+            for client in clients { client.send("GET /unread HTTP/1.1\r\nHost: x\r\n\r\n") }
+            #expect(blocker.readResponse()?.status == 200)
+            for client in clients { #expect(client.readResponse()?.text == "0") }
+        }
+    }
+}
+
+/// Answers `/block` after blocking its loop for 20 ms, and `/unread` with how many of the
+/// `watched` server-side sockets still hold input the server has not read.
+final class UnreadInputResponder: HTTPResponder {
+    let watched = Locked<[Int32]>([])
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        if request.path == "/block" { usleep(20_000) }
+        let unread = watched.withLock { $0.filter { Self.unreadBytes($0) > 0 }.count }
+        return .text(.ok, "\(unread)")
+    }
+
+    static func unreadBytes(_ fd: Int32) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(fd, UInt(FIONREAD), &count) == 0 ? count : -1
+    }
+
+    /// The server's end of `client`'s connection to `port`, found among this process's
+    /// descriptors by its addresses.
+    static func serverSide(of client: RawClient, port: Int) -> Int32? {
+        func portOf(_ fd: Int32, peer: Bool) -> Int? {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let status = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length)
+                }
+            }
+            guard status == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+        guard let clientPort = portOf(client.fd, peer: false),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        else { return nil }
+        return names.compactMap { Int32($0) }.first {
+            $0 != client.fd && portOf($0, peer: false) == port && portOf($0, peer: true) == clientPort
+        }
+    }
 }
 
 /// Defers `/spare?X` and answers it only in a spare turn, one a turn, counting the turns taken

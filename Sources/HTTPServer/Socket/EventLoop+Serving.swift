@@ -41,6 +41,7 @@ extension EventLoop {
                 }
                 if !connection.parser.hasPartialRequest { connection.requestStartedAt = now }
                 connection.parser.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+                if !toEnd, answerAfterReads(connection) { return }
                 serve(connection, budget: &budget, now: now)
                 guard toEnd, isCurrent(connection), connection.interest.contains(.readable),
                     !connection.holdsRequests
