@@ -10,7 +10,8 @@ import Synchronization
 
 /// One poller, one listening socket: accepts, reads, parses, calls the responder and writes,
 /// never blocking, one event at a time on the poller's serial context (the loop's own thread
-/// with epoll, a private serial queue with Dispatch).
+/// with epoll, a private serial queue with Dispatch). A batch of events (epoll) is read first
+/// and answered at its end (``answerAfterReads(_:)``).
 ///
 /// Level-triggered readiness keeps the system calls per request at about two with epoll (one
 /// `recv`, one `sendmsg`, plus a share of the poller's wait); interest changes only when a write
