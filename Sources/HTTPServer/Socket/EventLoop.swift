@@ -182,7 +182,7 @@ final class EventLoop: PollHandler, @unchecked Sendable {
 
     /// Leaves `connection`'s input to be answered once the batch's reads are done; false
     /// outside a batch, where the caller answers at once. The answers then run back to back,
-    /// not each between two system calls: a new SVG's server CPU fell by 5–8 %
+    /// not each between two system calls: 5–8 % less server CPU a new SVG
     /// (docs/performance.md, "Serving").
     func answerAfterReads(_ connection: Connection) -> Bool {
         guard inBatch else { return false }
