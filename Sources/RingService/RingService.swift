@@ -475,7 +475,7 @@ package final class RingService: HTTPResponder {
             let body = image.render()
             metrics.recordRender(
                 image.format, seconds: MonotonicClock.now() - started, loop: loop)
-            metrics.recordNotdef(image.missingCharacters.count)
+            metrics.recordNotdef(image.missingCharacterCount)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }
             return body

@@ -125,6 +125,23 @@ import Testing
         #expect(try RingImage(spec: spec, format: .svg, fonts: one).missingCharacters.isEmpty)
     }
 
+    /// The count each PNG render records is the list's length, over both lines of a wrapped
+    /// label and a caption; an SVG has none.
+    @Test func theMissingCountIsTheListsLength() throws {
+        // A label of two lines, a label and a caption, and only ASCII.
+        for (query, missing) in [("p=72&label=進捗状況を表示中", 8), ("p=72&label=完成&caption=完了", 4), ("p=72", 0)] {
+            let spec = try RingSpec(query: query)
+            let png = try RingImage(spec: spec, format: .png, fonts: embedded)
+            #expect(png.missingCharacters.count == missing, "\(query)")
+            #expect(png.missingCharacterCount == missing, "\(query)")
+            #expect(try RingImage(spec: spec, format: .svg, fonts: embedded).missingCharacterCount == 0)
+        }
+        let wrapped = try RingImage(spec: RingSpec(query: "p=72&label=進捗状況を表示中"), format: .png, fonts: embedded)
+        #expect(wrapped.scene.label?.secondLine != nil)
+        let captioned = try RingImage(spec: RingSpec(query: "p=72&label=完成&caption=完了"), format: .png, fonts: embedded)
+        #expect(captioned.scene.caption != nil)
+    }
+
     /// A copy (one for each event loop) is another object with the same fonts: equal, with the
     /// same entity tags and the same pixels.
     @Test func aCopyDrawsAndTagsAsTheOriginal() throws {
