@@ -102,22 +102,30 @@ public struct RingImage: Sendable {
     /// The characters of a PNG's label and caption that no font has, each drawn as one
     /// `.notdef` box; none for an SVG, whose fonts are the reader's.
     public var missingCharacters: [Character] {
-        guard format == .png else { return [] }
-        return [scene.label, scene.caption].compactMap { $0 }.flatMap(\.lines).flatMap {
-            fonts.missingCharacters(in: $0.text)
-        }
+        var missing: [Character] = []
+        forEachDrawnLine { missing += fonts.missingCharacters(in: $0) }
+        return missing
     }
 
     /// How many ``missingCharacters`` there are, for the count every PNG render adds to: made
     /// without the arrays the list takes (about 3 000 instructions a PNG).
     public var missingCharacterCount: Int {
-        guard format == .png else { return 0 }
-        func missing(_ text: RingScene.Label?) -> Int {
-            guard let text else { return 0 }
-            return fonts.missingCharacters(in: text.text).count
-                + (text.secondLine.map { fonts.missingCharacters(in: $0).count } ?? 0)
+        var count = 0
+        forEachDrawnLine { count += fonts.missingCharacters(in: $0).count }
+        return count
+    }
+
+    /// Each line of text a PNG draws with its fonts: the label's and the caption's, each one or
+    /// two lines (``RingScene/Label/lines``, without the array); none for an SVG.
+    private func forEachDrawnLine(_ body: (String) -> Void) {
+        guard format == .png else { return }
+        func lines(of text: RingScene.Label?) {
+            guard let text else { return }
+            body(text.text)
+            if let secondLine = text.secondLine { body(secondLine) }
         }
-        return missing(scene.label) + missing(scene.caption)
+        lines(of: scene.label)
+        lines(of: scene.caption)
     }
 
     /// A strong entity tag, quoted, for this image (`"r8-png@2x-…"`): the format's renderer
