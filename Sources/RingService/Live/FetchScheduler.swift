@@ -43,9 +43,18 @@ struct FetchScheduler<Job> {
     static var tokenRounding: Double { 1e-6 }
 
     /// Queues `job` under `entry`; false when its queue is full.
+    ///
+    /// Jobs that may start at once (a free slot and a token each) do not count against
+    /// `queueLimit`: the fetcher handles a batch of submissions before it starts any, and
+    /// without them a batch would fill the queue with jobs that never wait.
     mutating func submit(_ job: Job, entry: String, now: Double) -> Bool {
         var bucket = buckets[entry] ?? Bucket(tokens: burst, refilled: now)
-        guard bucket.waiting < queueLimit else { return false }
+        refill(&bucket, now: now)
+        let startable = min(max(0, perEntry - bucket.running), Int(bucket.tokens + Self.tokenRounding))
+        guard bucket.waiting < queueLimit + startable else {
+            buckets[entry] = bucket
+            return false
+        }
         bucket.queue.append(Waiting(job: job, until: now + wait))
         buckets[entry] = bucket
         return true
