@@ -30,6 +30,8 @@ package final class RingService: HTTPResponder {
     package let pngRenders: RenderGate
     /// Where renders too costly for an event loop run.
     package let pool: RenderPool
+    /// What each loop may spend rendering small rings at once (``LoopRenderBudget``).
+    let loopRenders: LoopRenderBudget
     /// The configured fonts, a copy for each event loop (``LabelFonts/init(copying:)``): every
     /// new ring's image retains them, and one object for all loops cost each new SVG a cache
     /// line from the other core.
@@ -72,6 +74,8 @@ package final class RingService: HTTPResponder {
         self.accessLog = accessLog
         self.serverStatistics = serverStatistics
         self.pngRenders = RenderGate(limit: configuration.pngRenders)
+        self.loopRenders = LoopRenderBudget(
+            loops: configuration.eventLoops, length: Double(configuration.loopTurnMicroseconds) / 1e6)
         // The finish closure is the pool's only reference back: the service owns the pool.
         let finished = Finished()
         self.pool = RenderPool(
@@ -348,8 +352,14 @@ package final class RingService: HTTPResponder {
                 cache: .miss)
         }
         let headers = ringHeaders[format.index]
-        guard let reply = context.reply, !inline else {
-            let body = RenderJob.render(image, metrics: metrics, loop: loop)
+        // Past the inline budget, a small ring (one a spare turn may take) is still rendered
+        // here while the loop's budget for them lasts: cheaper than the pool's round trip.
+        let atOnce =
+            !inline && context.reply != nil && admission.gate == nil
+            && admission.cost <= Double(configuration.spareRenderMicroseconds)
+            && loopRenders.allows(loop: loop, now: MonotonicClock.now())
+        guard let reply = context.reply, !inline, !atOnce else {
+            let body = RenderJob.render(image, metrics: metrics, loop: loop, budget: atOnce ? loopRenders : nil)
             let own = Self.ownHeaders(image)
             guard miss.stores else {
                 return .now(
@@ -470,11 +480,15 @@ package final class RingService: HTTPResponder {
 
         /// The render itself, timed and counted: the inline path calls it without making a job,
         /// on event loop `loop` (nil: a render thread, or a loop's spare turn for the pool).
-        static func render(_ image: RingImage, metrics: Metrics, loop: Int? = nil) -> [UInt8] {
+        /// A render `budget` allowed is spent from it.
+        static func render(
+            _ image: RingImage, metrics: Metrics, loop: Int? = nil, budget: LoopRenderBudget? = nil
+        ) -> [UInt8] {
             let started = MonotonicClock.now()
             let body = image.render()
-            metrics.recordRender(
-                image.format, seconds: MonotonicClock.now() - started, loop: loop)
+            let seconds = MonotonicClock.now() - started
+            metrics.recordRender(image.format, seconds: seconds, loop: loop)
+            if let budget, let loop { budget.spend(seconds, loop: loop) }
             metrics.recordNotdef(image.missingCharacterCount)
             // A large render's buffers are gone now: give their pages back at once.
             if Self.isLarge(image) { MemoryPolicy.releaseFreeMemory() }

@@ -51,14 +51,18 @@ package struct ServiceConfiguration: Sendable, Equatable {
     /// are rendered on the event loop that asked: handing them over would cost more than
     /// rendering. The default SVG ring takes about 2.
     package var inlineRenderMicroseconds: Int = 25
-    /// Queued rings whose estimated render time is at most this many microseconds may be
-    /// rendered by an event loop in a spare turn, between two batches of requests, instead of
-    /// by a render thread: the hand-over to a render thread and back costs about as much as a
-    /// small PNG's render. A loop renders such rings after a batch until the server's write
-    /// delay has passed, so a cached answer waits for at most that and one of them. The
+    /// Rings past ``inlineRenderMicroseconds`` whose estimated render time is at most this many
+    /// microseconds are small: the hand-over to a render thread and back costs about as much
+    /// as such a render. The loop that asked renders one at once while it has spent less than
+    /// ``loopTurnMicroseconds`` on them in the last as many (``LoopRenderBudget``); past that
+    /// it queues them, and a loop renders queued ones in a spare turn, between two batches of
+    /// requests, for as long. So a cached answer waits for at most that and one of them. The
     /// default PNG ring is estimated at about 320 (it takes 20–60); 0: only render threads
-    /// render.
+    /// render them.
     package var spareRenderMicroseconds: Int = 400
+    /// How long a loop's turn of small renders may last: the server's write delay
+    /// (`--write-delay-us`), which `ring serve` copies here. 0: none rendered at once.
+    package var loopTurnMicroseconds: Int = 200
     /// Rings whose estimated render time is past this many milliseconds get an error image
     /// naming the parameter that makes them costly.
     package var maxRenderMilliseconds: Int = 250

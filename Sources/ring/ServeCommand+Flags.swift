@@ -138,7 +138,7 @@ extension ServeCommand {
                     \.inlineRenderMicroseconds, in: 0...1_000_000),
                 .service(
                     "--spare-render-us", "MICROSECONDS",
-                    "queued rings estimated to render within this may be rendered by an event loop between batches; 0: never",
+                    "small rings, estimated within this, render on an event loop within its write delay; 0: never",
                     \.spareRenderMicroseconds, in: 0...1_000_000),
             ]
         ),

@@ -69,6 +69,7 @@ enum ServeCommand {
         let statistics = ServerStatistics()
         var service = service
         service.eventLoops = configuration.eventLoopCount
+        service.loopTurnMicroseconds = configuration.writeDelayMicroseconds
         let responder = RingService(configuration: service, accessLog: log, serverStatistics: statistics)
         let server = Server(configuration: configuration, responder: responder, statistics: statistics)
         do {

@@ -123,6 +123,7 @@ import Testing
             $0.renderThreads = 1
             $0.eventLoops = 2
             $0.spareRenderMicroseconds = Int(cost.rounded(.up))
+            $0.loopTurnMicroseconds = 0  // none at once: each small ring is queued
         }
         let replies = Replies()
         #expect(harness.service.respond(to: try request(target), reply: replies.reply()) == nil)
@@ -144,6 +145,7 @@ import Testing
             $0.renderThreads = 1
             $0.eventLoops = 2
             $0.spareRenderMicroseconds = Int(cost.rounded(.down)) - 1
+            $0.loopTurnMicroseconds = 0
         }
         let later = Replies()
         #expect(strict.service.respond(to: try request(target), reply: later.reply()) == nil)
@@ -152,12 +154,63 @@ import Testing
         #expect(strict.service.metrics.renders == 1)
     }
 
+    /// A small ring past the inline estimate is rendered at once by the loop that asked while
+    /// the loop's turn lasts; past it, or with no turn, or past the spare-turn estimate, or
+    /// needing a large-PNG place, it is queued.
+    @Test func aSmallRingIsRenderedAtOnceWhileTheLoopsTurnLasts() throws {
+        let small = "/ring.png?p=41&slice=0.3"
+        let spare = ServiceConfiguration().spareRenderMicroseconds
+        let harness = try InProcessService {
+            $0.renderThreads = 1
+            $0.eventLoops = 2
+            $0.spareRenderMicroseconds = spare  // the harness's is 0
+            $0.loopTurnMicroseconds = 1_000_000  // a second: the test's renders never fill it
+        }
+        let replies = Replies()
+        let now = harness.service.respond(to: try request(small), reply: replies.reply())
+        #expect(now?.status == .ok && now?.body.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        #expect(harness.service.metrics.renders == 1)
+        // Past the spare-turn estimate (it is estimated at 1 310 µs): queued.
+        #expect(harness.service.respond(to: try request(Self.costlyPNG("6")), reply: replies.reply()) == nil)
+        #expect(replies.wait(for: 1).count == 1)
+        // Loop 0's turn spent: its next small ring is queued, and loop 1 still has its own.
+        harness.service.loopRenders.spend(1, loop: 0)
+        #expect(harness.service.respond(to: try request("/ring.png?p=42&slice=0.3"), reply: replies.reply()) == nil)
+        var onLoop1 = try request("/ring.png?p=43&slice=0.3")
+        onLoop1.eventLoop = 1
+        #expect(harness.service.respond(to: onLoop1, reply: replies.reply())?.status == .ok)
+        // Queued rings this small are left to the loops' spare turns (or a render thread awake).
+        _ = harness.service.spareTurn(for: 0)
+        #expect(replies.wait(for: 1).count == 2, "the costly ring and p=42 came through the pool")
+
+        let noTurn = try InProcessService {
+            $0.renderThreads = 1
+            $0.spareRenderMicroseconds = spare
+            $0.loopTurnMicroseconds = 0
+        }
+        #expect(noTurn.service.respond(to: try request(small), reply: replies.reply()) == nil)
+        _ = noTurn.service.spareTurn(for: 0)
+        #expect(replies.wait(for: 1).count == 3)
+
+        // Every ring within the spare-turn estimate, but a large PNG needs a place: queued.
+        let generous = try InProcessService {
+            $0.renderThreads = 1
+            $0.spareRenderMicroseconds = 1_000_000
+            $0.loopTurnMicroseconds = 1_000_000
+        }
+        #expect(generous.service.respond(to: try request("/ring.png?p=8&size=200"), reply: replies.reply()) != nil)
+        #expect(generous.service.respond(to: try request("/ring.png?p=7&size=310"), reply: replies.reply()) == nil)
+        _ = generous.service.spareTurn(for: 0)
+        #expect(replies.wait(for: 1).count == 4)
+    }
+
     /// A spare turn renders one queued ring after another until its budget is spent: with no end, all.
     @Test func aSpareTurnRendersUntilItsDeadline() throws {
         let harness = try InProcessService {
             $0.renderThreads = 1
             $0.eventLoops = 4  // a backlog of four wakes no render thread
             $0.spareRenderMicroseconds = 1_000_000
+            $0.loopTurnMicroseconds = 0
         }
         let replies = Replies()
         try queueCostly(4, tag: "3", on: harness, replies: replies)
@@ -173,6 +226,7 @@ import Testing
         let harness = try InProcessService {
             $0.renderThreads = 1
             $0.spareRenderMicroseconds = 1_000_000
+            $0.loopTurnMicroseconds = 0
         }
         let replies = Replies()
         try queueCostly(3, tag: "2", on: harness, replies: replies)

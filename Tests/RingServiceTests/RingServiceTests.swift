@@ -63,8 +63,8 @@ final class InProcessService {
 
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         var configuration = ServiceConfiguration()
-        // No event loop gives spare turns here: every queued render is a render thread's,
-        // unless a test takes spare turns itself and says so.
+        // No event loop gives spare turns here, and none renders a small ring at once: every
+        // render past the inline estimate is a render thread's, unless a test says otherwise.
         configuration.spareRenderMicroseconds = 0
         configure(&configuration)
         service = RingService(
