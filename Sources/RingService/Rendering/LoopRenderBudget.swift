@@ -1,4 +1,3 @@
-import HTTPServer
 import Primitives
 
 /// How much of its time an event loop may spend rendering small rings at once, for the
@@ -18,7 +17,7 @@ package final class LoopRenderBudget: Sendable {
     }
 
     /// Seconds of renders a window, and the window's length; 0: never at once.
-    package let length: Double
+    private let length: Double
     /// One a loop, each on lines of its own (``Locked``): a loop takes only its own, never
     /// contended (the Dispatch backend's threads may share one).
     private let windows: [Locked<Window>]
